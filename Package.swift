@@ -1,0 +1,51 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Thin system-library targets, one per C library. Each is found through pkg-config and
+/// installed by `scripts/setup` (Debian package names in `providers`).
+let systemLibraries: [Target] = [
+    .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+    .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
+    .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+    .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
+    .systemLibrary(
+        name: "CTesseract", pkgConfig: "tesseract",
+        providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
+]
+
+
+let package = Package(
+    name: "KordantEngine",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "KordantAudio", targets: ["KordantAudio"]),
+        .executable(name: "kordant", targets: ["kordant"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: systemLibraries + [
+        .target(
+            name: "KordantAudio",
+            dependencies: [
+                "CSndfile", "CSoxr",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .executableTarget(
+            name: "kordant",
+            dependencies: [
+                "KordantAudio",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(
+            name: "KordantAudioTests",
+            dependencies: ["KordantAudio", "CSndfile"],
+            resources: []),
+        .testTarget(
+            name: "SystemLibraryTests",
+            dependencies: ["CSndfile", "CFFTW", "CALSA", "CSoxr", "CTesseract"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

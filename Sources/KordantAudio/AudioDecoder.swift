@@ -1,0 +1,99 @@
+/// The engine's canonical audio: mono Float32 at 16 kHz.
+public enum EngineAudio {
+    public static let sampleRate = 16_000
+}
+
+/// What a decode produced, beside the samples.
+public struct DecodeSummary: Sendable, Equatable {
+    /// The source file as its header describes it.
+    public var source: AudioFormatInfo
+    /// Frames actually decoded from the source.
+    public var sourceFramesDecoded: Int
+    /// Mono samples delivered at ``outputRate``.
+    public var outputSamples: Int
+    public var outputRate: Int
+    /// The source was shorter than its header claimed (only with `allowTruncated`).
+    public var truncated: Bool
+}
+
+/// Decoded mono audio held in memory.
+public struct MonoAudio: Sendable {
+    public var samples: [Float]
+    public var sampleRate: Int
+    public var summary: DecodeSummary
+    public var duration: Double { Double(samples.count) / Double(sampleRate) }
+}
+
+/// Streams a file through decode → downmix (mean of channels) → resample (libsoxr HQ), in
+/// fixed-size blocks: memory use is a few hundred KB whatever the file's length or header.
+///
+/// Opening validates the header, so ``source`` and ``outputRate`` are known before any audio is
+/// decoded; ``run(_:)`` then delivers the audio once.
+public final class MonoDecoder {
+    public let source: AudioFormatInfo
+    public let outputRate: Int
+    private let reader: AudioFileReader
+    private let resampler: Resampler?
+
+    /// - Parameter outputRate: the rate to deliver, or nil for the file's own rate (no resampling).
+    public init(path: String, outputRate: Int? = EngineAudio.sampleRate, options: AudioReadOptions = .init()) throws(AudioError) {
+        reader = try AudioFileReader(path: path, options: options)
+        source = reader.info
+        self.outputRate = outputRate ?? reader.info.sampleRate
+        resampler = self.outputRate == reader.info.sampleRate ? nil
+            : try Resampler(inputRate: Double(reader.info.sampleRate), outputRate: Double(self.outputRate),
+                            maxInputBlock: reader.blockFrames)
+    }
+
+    /// Decodes to the end, handing mono blocks to `sink`. Blocks are only valid during the call.
+    @discardableResult
+    public func run(_ sink: (UnsafeBufferPointer<Float>) throws -> Void) throws -> DecodeSummary {
+        let channels = source.channels
+        let interleaved = UnsafeMutableBufferPointer<Float>.allocate(capacity: reader.blockFrames * channels)
+        let mono = channels == 1 ? interleaved : .allocate(capacity: reader.blockFrames)
+        defer {
+            interleaved.deallocate()
+            if channels != 1 { mono.deallocate() }
+        }
+        var produced = 0
+        func counted(_ block: UnsafeBufferPointer<Float>) throws {
+            produced += block.count
+            try sink(block)
+        }
+        while true {
+            let frames = try reader.read(into: interleaved)
+            if frames == 0 { break }
+            if channels != 1 {
+                SampleKernels.downmix(UnsafeBufferPointer(rebasing: interleaved[0..<(frames * channels)]),
+                                      channels: channels, into: mono)
+            }
+            let block = UnsafeBufferPointer(rebasing: mono[0..<frames])
+            if let resampler { try resampler.process(block, counted) } else { try counted(block) }
+        }
+        try resampler?.flush(counted)
+        return DecodeSummary(source: source, sourceFramesDecoded: reader.framesDecoded,
+                             outputSamples: produced, outputRate: outputRate, truncated: reader.truncated)
+    }
+}
+
+/// One-call conveniences over ``MonoDecoder``.
+public enum AudioDecoder {
+    /// Decodes `path` and hands mono blocks at `outputRate` (or the file's own rate when nil) to `sink`.
+    @discardableResult
+    public static func stream(
+        path: String, outputRate: Int? = EngineAudio.sampleRate, options: AudioReadOptions = .init(),
+        sink: (UnsafeBufferPointer<Float>) throws -> Void
+    ) throws -> DecodeSummary {
+        try MonoDecoder(path: path, outputRate: outputRate, options: options).run(sink)
+    }
+
+    /// Decodes the whole file into memory as mono at `outputRate` (default 16 kHz).
+    public static func load(path: String, outputRate: Int? = EngineAudio.sampleRate,
+                            options: AudioReadOptions = .init()) throws -> MonoAudio {
+        var samples: [Float] = []
+        let summary = try stream(path: path, outputRate: outputRate, options: options) { block in
+            samples.append(contentsOf: block)
+        }
+        return MonoAudio(samples: samples, sampleRate: summary.outputRate, summary: summary)
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+
+/// Terminal output. The CLI is the only place that prints.
+enum Output {
+    static func printJSON<T: Encodable>(_ value: T) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return }
+        FileHandle.standardOutput.write(data)
+        FileHandle.standardOutput.write(Data("\n".utf8))
+    }
+
+    /// Rounds for display and JSON so that output is stable and readable (0.001 dB is far below
+    /// anything audible or any threshold we apply).
+    static func r3(_ x: Double) -> Double { (x * 1000).rounded() / 1000 + 0 }
+    static func r6(_ x: Double) -> Double { (x * 1_000_000).rounded() / 1_000_000 + 0 }
+
+    static func table(_ rows: [(String, String)]) -> String {
+        let width = rows.map(\.0.count).max() ?? 0
+        return rows.map { $0.0.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n")
+    }
+}

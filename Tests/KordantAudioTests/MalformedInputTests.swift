@@ -1,0 +1,79 @@
+import Foundation
+import KordantAudio
+import Testing
+
+@Suite struct MalformedInputTests {
+    /// Every malformed file in TestAudio gives its own specific error, naming the file.
+    @Test(arguments: TestAudio.entries(kind: "malformed"))
+    func malformedFileGivesItsError(entry: TestAudioEntry) {
+        do {
+            _ = try AudioDecoder.load(path: entry.path)
+            Issue.record("\(entry.file) decoded without error")
+        } catch let error as AudioError {
+            #expect(error.kind.rawValue == entry.expect_error, "\(entry.file): \(error)")
+            #expect(error.path == entry.path)
+            #expect(!error.detail.isEmpty)
+        } catch {
+            Issue.record("\(entry.file): unexpected \(error)")
+        }
+    }
+
+    @Test func specificMessages() throws {
+        func message(_ file: String) -> String {
+            do { _ = try AudioDecoder.load(path: TestAudio.path(file)); return "" } catch { return "\(error)" }
+        }
+        #expect(message("bad_truncated.wav").contains("claims 128000 bytes of audio data, the file holds 32000"))
+        #expect(message("bad_zero_rate.wav").contains("sample rate of 0 Hz"))
+        #expect(message("bad_zero_channels.wav").contains("0 channels"))
+        #expect(message("bad_nan.wav").contains("frame 8000"))
+        #expect(message("bad_inf.wav").contains("frame 100"))
+        #expect(message("no_such_file.wav").contains("no such file"))
+    }
+
+    @Test func missingFileAndDirectory() {
+        #expect(throws: AudioError(.notFound, path: "/nonexistent/x.wav", "no such file")) {
+            _ = try AudioFileReader(path: "/nonexistent/x.wav")
+        }
+        do {
+            _ = try AudioFileReader(path: TestAudio.directory)
+            Issue.record("a directory opened as audio")
+        } catch {
+            #expect(error.kind == .unreadable)
+        }
+    }
+
+    /// With allowTruncated the readable part is kept and flagged.
+    @Test func truncatedFileKeepsWhatIsThereWhenAsked() throws {
+        let audio = try AudioDecoder.load(path: TestAudio.path("bad_truncated.wav"), options: .init(allowTruncated: true))
+        #expect(audio.samples.count == 16_000)
+        #expect(audio.summary.truncated)
+        let expected = TestAudio.readInt16(TestAudio.path("bad_truncated.wav"))
+        #expect(audio.samples.map(Double.init) == expected)
+    }
+
+    /// Flipped bytes anywhere in a real file never crash the reader: each attempt decodes or
+    /// throws an AudioError.
+    @Test func corruptedBytesNeverCrash() throws {
+        let original = try Data(contentsOf: URL(fileURLWithPath: TestAudio.path("fmt_44k1_stereo.flac")))
+        var rng = SplitMix(seed: 7)
+        for trial in 0..<40 {
+            var bytes = [UInt8](original.prefix(trial % 2 == 0 ? original.count : 4096 + trial * 512))
+            for _ in 0..<8 { bytes[Int(rng.next() % UInt64(min(bytes.count, 20_000)))] ^= UInt8(truncatingIfNeeded: rng.next() | 1) }
+            let path = temporaryPath("corrupt\(trial).flac")
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            do { _ = try AudioDecoder.load(path: path) } catch is AudioError {} catch { Issue.record("\(error)") }
+        }
+    }
+}
+
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
