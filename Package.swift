@@ -41,8 +41,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "KordantAudioTests",
-            dependencies: ["KordantAudio", "CSndfile"],
-            resources: []),
+            dependencies: ["KordantAudio", "CSndfile"]),
+        .testTarget(
+            name: "KordantCLITests",
+            dependencies: ["kordant", "KordantAudio"]),
         .testTarget(
             name: "SystemLibraryTests",
             dependencies: ["CSndfile", "CFFTW", "CALSA", "CSoxr", "CTesseract"]),

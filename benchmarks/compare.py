@@ -1,0 +1,98 @@
+"""Side-by-side timing of the Kordant Engine (ordo-one/benchmark, release build) and its peers.
+
+Each row reports the median wall time of the same work, throughput as × real time, and the
+ratio engine/peer (> 1 means the engine is faster). Everything runs in this one invocation so
+the ratios share the machine's state.
+"""
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+WAV = os.environ.get("KORDANT_BENCH_WAV", "/tmp/kordant-bench-44k1-stereo-600s.wav")
+HOUR = 3600.0
+
+
+def swift_medians(filter_regex):
+    """Runs the Swift benchmarks matching the regex; returns {name: median wall ms}."""
+    env = dict(os.environ, KORDANT_BENCH_WAV=WAV)
+    out = subprocess.run(
+        ["swift", "package", "--allow-writing-to-package-directory", "benchmark", "--no-progress",
+         "--filter", filter_regex],
+        cwd=HERE, env=env, check=True, capture_output=True, text=True).stdout
+    results, current = {}, None
+    for line in out.splitlines():
+        if line and not line.startswith(("│", "╒", "╞", "├", "╘", "=", " ")) and "Time" not in line:
+            current = line.strip()
+        m = re.match(r"│ Time \(wall clock\) \((ms|us|μs|s)\) \*?\s*│([^│]+)│([^│]+)│([^│]+)│", line)
+        if m and current:
+            scale = {"ms": 1.0, "us": 1e-3, "μs": 1e-3, "s": 1e3}[m.group(1)]
+            results[current] = float(m.group(4).strip().replace(",", "")) * scale
+    return results
+
+
+def median_ms(fn, repeat=15):
+    fn()  # warm-up
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times)
+
+
+def row(work, audio_seconds, engine_ms, peer_name, peer_ms):
+    print(f"| {work} | {engine_ms:,.1f} ms ({audio_seconds / (engine_ms / 1000):,.0f}×) | {peer_name} | "
+          f"{peer_ms:,.1f} ms ({audio_seconds / (peer_ms / 1000):,.0f}×) | **{peer_ms / engine_ms:.2f}×** |")
+
+
+def levels():
+    ours = swift_medians("levels.*")
+    x = (np.random.default_rng(1).standard_normal(int(HOUR * 16000)) * 0.1).astype(np.float32)
+    frames = x[: len(x) // 800 * 800].reshape(-1, 800)
+
+    def rms_only():
+        return 10 * np.log10(np.einsum("ij,ij->i", frames, frames) / 800 + 1e-30)
+
+    def rms_and_peak():
+        return rms_only(), 20 * np.log10(np.abs(frames).max(axis=1) + 1e-30)
+
+    def whole_stats():
+        return x.mean(dtype=np.float64), np.dot(x, x), x.max(), x.min(), np.count_nonzero(np.abs(x) >= 0.999)
+
+    meter = ours["levels.meter 1h 16k (50 ms windows)"]
+    row("levels: 50 ms avg+peak, 1 h 16 kHz", HOUR, meter, "numpy einsum RMS only", median_ms(rms_only))
+    row("levels: 50 ms avg+peak, 1 h 16 kHz", HOUR, meter, "numpy RMS + peak", median_ms(rms_and_peak))
+    row("levels: whole-file stats, 1 h 16 kHz", HOUR, ours["levels.statistics 1h 16k"], "numpy mean/dot/max/min/clip",
+        median_ms(whole_stats))
+
+
+def convert():
+    import soundfile
+    import soxr
+    ours = swift_medians("convert.*")
+
+    def peer():
+        data, rate = soundfile.read(WAV, dtype="float32")
+        mono = data.mean(axis=1, dtype=np.float32)
+        return soxr.resample(mono, rate, 16000, quality="HQ")
+
+    seconds = soundfile.info(WAV).duration
+    row("decode+downmix+resample 44.1k stereo WAV → 16k mono, 10 min", seconds,
+        ours["convert.load 10min 44k1 stereo -> 16k mono"], "soundfile + python-soxr HQ", median_ms(peer, 9))
+
+
+GROUPS = {"levels": levels, "convert": convert}
+
+if __name__ == "__main__":
+    chosen = sys.argv[1:] or list(GROUPS)
+    print(f"machine: {os.cpu_count()} cores, {subprocess.run(['uname', '-srm'], capture_output=True, text=True).stdout.strip()}")
+    print("| work | engine (median, × real time) | peer | peer (median, × real time) | engine speed-up |")
+    print("|---|---|---|---|---|")
+    for g in chosen:
+        GROUPS[g]()
