@@ -26,10 +26,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: systemLibraries + [
+        // C shim for what Swift cannot express: ALSA's variadic error handler.
+        .target(name: "CKordantALSA", dependencies: ["CALSA"]),
         .target(
             name: "KordantAudio",
             dependencies: [
-                "CSndfile", "CSoxr",
+                "CSndfile", "CSoxr", "CALSA", "CKordantALSA",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(

@@ -141,6 +141,13 @@ public enum SampleKernels {
         }
     }
 
+    /// 16-bit PCM to float, ÷32768 (the scale libsndfile reads with, so both paths agree).
+    @inlinable
+    public static func fromInt16(_ x: UnsafeBufferPointer<Int16>, into out: UnsafeMutableBufferPointer<Float>) {
+        precondition(out.count >= x.count)
+        for i in 0..<x.count { out[i] = Float(x[i]) * (1 / 32768) }
+    }
+
     /// Float [-1, 1) to 16-bit PCM: round to nearest (even), saturating at the ends.
     ///
     /// Uses the 1.5·2²³ trick: adding it to a float of magnitude below 2²² leaves the rounded

@@ -19,15 +19,28 @@ enum CLI {
         var stderr: String
     }
 
-    static func run(_ arguments: [String]) throws -> Result {
+    /// Capture from raw files through ALSA's file plugin (scripts/alsa/capfile.conf).
+    static var alsaEnvironment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["ALSA_CONFIG_PATH"] = "/usr/share/alsa/alsa.conf:" + repository.appendingPathComponent("scripts/alsa/capfile.conf").path
+        return env
+    }
+
+    static func start(_ arguments: [String], environment: [String: String]? = nil) throws -> (Process, Pipe, Pipe) {
         let p = Process()
         p.executableURL = executable
         p.arguments = arguments
         p.currentDirectoryURL = repository
+        if let environment { p.environment = environment }
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
         try p.run()
+        return (p, out, err)
+    }
+
+    static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Result {
+        let (p, out, err) = try start(arguments, environment: environment)
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
