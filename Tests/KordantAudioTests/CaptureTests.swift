@@ -45,7 +45,8 @@ enum CLIPaths {
         #expect(summary.stopReason == .duration)
         #expect(summary.deviceRate == 16_000 && summary.deviceChannels == 1)
         let recorded = TestAudio.readInt16(out).map { Int16($0 * 32768) }
-        #expect(recorded == samples)
+        let identical = recorded == samples
+        #expect(identical)
 
         var offline: [LevelReading] = []
         var meter = LevelMeter(sampleRate: 16_000)
@@ -105,7 +106,8 @@ enum CLIPaths {
         #expect(summary.frames == 32_000)
         let size = try FileManager.default.attributesOfItem(atPath: out)[.size] as! Int
         #expect(size <= 44 + 64_000)
-        #expect(TestAudio.readInt16(out).map { Int16($0 * 32768) } == Array(samples.prefix(32_000)))
+        let identical = TestAudio.readInt16(out).map { Int16($0 * 32768) } == Array(samples.prefix(32_000))
+        #expect(identical)
     }
 
     /// The embedding API: capture as an AsyncSequence; leaving the loop stops the device.
@@ -117,7 +119,8 @@ enum CLIPaths {
             got += buffer
             if got.count >= 16_000 { break }
         }
-        #expect(Array(got.prefix(16_000)) == Array(samples.prefix(16_000)))
+        let identical = Array(got.prefix(16_000)) == Array(samples.prefix(16_000))
+        #expect(identical)
     }
 
     @Test func openErrorsArriveThroughTheSequence() async {
