@@ -110,6 +110,9 @@ public enum AudioConverter {
                 throw AudioError(.writeFailed, path: output, "cannot move the finished file into place: \(String(cString: strerror(errno)))")
             }
             return summary
+        } catch let error as AudioError where error.path == temp {
+            unlink(temp)
+            throw AudioError(error.kind, path: output, error.detail)
         } catch {
             unlink(temp)
             throw error

@@ -88,6 +88,17 @@ import Testing
         #expect(TestAudio.readInt16(path).count == 4800)
     }
 
+    @Test func unwritableOutputNamesTheOutputPath() {
+        do {
+            try AudioConverter.convert(input: TestAudio.path("speech_us_male.wav"), output: "/nonexistent/dir/x.wav")
+            Issue.record("wrote into a directory that does not exist")
+        } catch let error as AudioError {
+            #expect(error.kind == .writeFailed && error.path == "/nonexistent/dir/x.wav")
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+
     @Test func failedConversionLeavesNoOutput() throws {
         let dir = temporaryPath("failed-conversion")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
