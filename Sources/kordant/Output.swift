@@ -12,6 +12,7 @@ enum Output {
 
     /// Rounds for display and JSON so that output is stable and readable (0.001 dB is far below
     /// anything audible or any threshold we apply).
+    /// (`+ 0` turns -0.0 into 0, so a level just below 0 dB prints as 0, not -0.)
     static func r3(_ x: Double) -> Double { (x * 1000).rounded() / 1000 + 0 }
     static func r6(_ x: Double) -> Double { (x * 1_000_000).rounded() / 1_000_000 + 0 }
 
