@@ -52,12 +52,19 @@ import Testing
         let (_, x) = try raw("speech_us_male.wav", pad: 0)
         let fifo = CLI.temporary("fifo-\(UUID().uuidString)")
         #expect(mkfifo(fifo, 0o600) == 0)
-        // O_RDWR never blocks on a FIFO, so a recorder that fails to start cannot hang the test.
-        let fd = open(fifo, O_RDWR)
+        // O_RDWR | O_NONBLOCK: neither opening nor writing can hang the test if the recorder dies.
+        let fd = open(fifo, O_RDWR | O_NONBLOCK)
         let out = CLI.temporary("fifo-\(UUID().uuidString).wav")
         let (p, stdout, _) = try CLI.start(["record", out, "--device", "capfile:\(fifo)", "--json"], environment: CLI.alsaEnvironment)
         let n = Int(seconds * 16_000)
-        x.prefix(n).withUnsafeBytes { b in var off = 0; while off < b.count { off += max(0, write(fd, b.baseAddress! + off, b.count - off)) } }
+        let writeDeadline = Date(timeIntervalSinceNow: 20)
+        x.prefix(n).withUnsafeBytes { b in
+            var off = 0
+            while off < b.count && Date() < writeDeadline {
+                let w = write(fd, b.baseAddress! + off, b.count - off)
+                if w > 0 { off += w } else { usleep(1000) }
+            }
+        }
         // Wait until the header says at least `onDisk` seconds are there.
         let deadline = Date(timeIntervalSinceNow: 20)
         while Date() < deadline {
