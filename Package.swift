@@ -19,6 +19,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "KordantAudio", targets: ["KordantAudio"]),
+        .library(name: "KordantVoice", targets: ["KordantVoice"]),
         .executable(name: "kordant", targets: ["kordant"]),
     ],
     dependencies: [
@@ -34,16 +35,22 @@ let package = Package(
                 "CSndfile", "CSoxr", "CALSA", "CKordantALSA",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        .target(
+            name: "KordantVoice",
+            dependencies: ["KordantAudio", "CFFTW"]),
         .executableTarget(
             name: "kordant",
             dependencies: [
-                "KordantAudio",
+                "KordantAudio", "KordantVoice",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
             name: "KordantAudioTests",
             dependencies: ["KordantAudio", "CSndfile"]),
+        .testTarget(
+            name: "KordantVoiceTests",
+            dependencies: ["KordantVoice", "KordantAudio"]),
         .testTarget(
             name: "KordantCLITests",
             dependencies: ["kordant", "KordantAudio"]),

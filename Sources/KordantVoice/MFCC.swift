@@ -1,0 +1,261 @@
+import Foundation
+
+/// A frames × coefficients matrix of Float, stored row-major and contiguous.
+public struct FeatureMatrix: Sendable, Equatable {
+    public var frames: Int
+    public var coefficients: Int
+    public var values: [Float]
+
+    public init(frames: Int, coefficients: Int, values: [Float]) {
+        precondition(values.count == frames * coefficients)
+        self.frames = frames
+        self.coefficients = coefficients
+        self.values = values
+    }
+
+    public subscript(frame: Int, coefficient: Int) -> Float {
+        get { values[frame * coefficients + coefficient] }
+        set { values[frame * coefficients + coefficient] = newValue }
+    }
+
+    /// One frame's coefficients.
+    public func row(_ frame: Int) -> ArraySlice<Float> {
+        values[(frame * coefficients)..<((frame + 1) * coefficients)]
+    }
+}
+
+/// Computes MFCCs for one ``MFCCOptions``. Everything that does not depend on the audio (FFT plan,
+/// window, sparse mel filters, DCT matrix, lifter) is built once in `init`; `compute` allocates
+/// only its output (and, for librosa's whole-call dB clamp, the log-mel matrix), never per frame.
+///
+/// An extractor owns scratch buffers, so use one per thread (they are cheap: the FFT plan is
+/// shared). ``MFCC/compute(_:options:)`` makes one per call and is safe from any thread.
+public final class MFCCExtractor {
+    public let options: MFCCOptions
+    private let fft: RealFFT
+    private let window: [Float]
+    /// Where the window starts inside the FFT buffer (librosa centres a short window in n_fft).
+    private let windowOffset: Int
+    private let filters: MelFilterbank
+    private let dct: [Float]
+    private let lifter: [Float]
+    private let frame: UnsafeMutableBufferPointer<Float>
+    private let power: UnsafeMutableBufferPointer<Float>
+    private let mel: UnsafeMutableBufferPointer<Float>
+
+    public init(options: MFCCOptions) throws(VoiceError) {
+        try options.validate()
+        self.options = options
+        fft = RealFFT(size: options.fftSize)
+        window = Self.window(options.window, length: options.frameLength)
+        windowOffset = options.framing == .centered || options.framing == .uncentered
+            ? (options.fftSize - options.frameLength) / 2 : 0
+        filters = MelFilterbank(options: options)
+        let nm = options.numMels, nc = options.numCoefficients
+        // DCT-II, orthonormal: row 0 scaled by √(1/N), the rest by √(2/N) (Kaldi's ComputeDctMatrix, scipy norm='ortho').
+        var d = [Float](repeating: 0, count: nc * nm)
+        for k in 0..<nc {
+            let norm = k == 0 ? (1 / Double(nm)).squareRoot() : (2 / Double(nm)).squareRoot()
+            for n in 0..<nm { d[k * nm + n] = Float(norm * cos(Double.pi / Double(nm) * (Double(n) + 0.5) * Double(k))) }
+        }
+        dct = d
+        let l = Double(options.lifter)
+        lifter = (0..<nc).map { i in
+            guard l != 0 else { return 1 }
+            let index = options.lifterStyle == .htk ? Double(i) : Double(i + 1)
+            return Float(1 + l / 2 * sin(Double.pi * index / l))
+        }
+        frame = .allocate(capacity: options.frameLength)
+        power = .allocate(capacity: options.fftSize / 2 + 1)
+        mel = .allocate(capacity: nm)
+    }
+
+    deinit {
+        frame.deallocate()
+        power.deallocate()
+        mel.deallocate()
+    }
+
+    /// Frames produced for `sampleCount` samples.
+    public func frameCount(samples n: Int) -> Int {
+        let o = options
+        switch o.framing {
+        case .snipEdges: return n < o.frameLength ? 0 : 1 + (n - o.frameLength) / o.hop
+        case .centered: return n == 0 ? 0 : 1 + n / o.hop
+        case .uncentered: return n < o.fftSize ? 0 : 1 + (n - o.fftSize) / o.hop
+        case .padEnd: return n == 0 ? 0 : n <= o.frameLength ? 1 : 1 + (n - o.frameLength + o.hop - 1) / o.hop
+        }
+    }
+
+    /// Index in the signal of frame `t`'s first windowed sample.
+    @inline(__always)
+    private func frameStart(_ t: Int) -> Int {
+        switch options.framing {
+        case .snipEdges, .padEnd: return t &* options.hop
+        case .centered: return t &* options.hop &- options.fftSize / 2 &+ windowOffset
+        case .uncentered: return t &* options.hop &+ windowOffset
+        }
+    }
+
+    /// MFCCs of mono samples in [-1, 1) at ``MFCCOptions/sampleRate``.
+    public func compute(_ samples: UnsafeBufferPointer<Float>) -> FeatureMatrix {
+        let o = options
+        let frames = frameCount(samples: samples.count)
+        let nc = o.numCoefficients, nm = o.numMels
+        var out = [Float](repeating: 0, count: frames * nc)
+        guard frames > 0 else { return FeatureMatrix(frames: 0, coefficients: nc, values: []) }
+
+        // psf pre-emphasises the whole signal (scaled) before framing.
+        var emphasised: [Float] = []
+        if o.preemphasis != 0 && !o.preemphasisPerFrame {
+            emphasised = [Float](repeating: 0, count: samples.count)
+            var previous: Float = 0
+            for i in 0..<samples.count {
+                let v = samples[i] * o.inputScale
+                emphasised[i] = i == 0 ? v : v - o.preemphasis * previous
+                previous = v
+            }
+        }
+        let source = emphasised.isEmpty ? samples : emphasised.withUnsafeBufferPointer { $0 }
+        let scale: Float = emphasised.isEmpty ? o.inputScale : 1
+        var melDB: [Float] = o.compression == .powerToDB ? [Float](repeating: 0, count: frames * nm) : []
+
+        out.withUnsafeMutableBufferPointer { outBuffer in
+            melDB.withUnsafeMutableBufferPointer { dbBuffer in
+                window.withUnsafeBufferPointer { win in
+                    for t in 0..<frames {
+                        let energy = analyse(frame: t, source: source, scale: scale, window: win)
+                        compress(into: t, db: dbBuffer)
+                        if o.compression != .powerToDB {
+                            cepstra(row: outBuffer.baseAddress! + t &* nc, energy: energy)
+                        } else {
+                            // c0 energy never applies to librosa; DCT waits for the global maximum.
+                            _ = energy
+                        }
+                    }
+                }
+                if o.compression == .powerToDB {
+                    var top = -Float.infinity
+                    for v in dbBuffer { top = max(top, v) }
+                    let floor = top - o.topDB
+                    for i in 0..<dbBuffer.count { dbBuffer[i] = max(dbBuffer[i], floor) }
+                    for t in 0..<frames {
+                        _ = UnsafeMutableBufferPointer(rebasing: mel[0..<nm])
+                            .initialize(from: UnsafeBufferPointer(rebasing: dbBuffer[(t * nm)..<((t + 1) * nm)]))
+                        cepstra(row: outBuffer.baseAddress! + t &* nc, energy: 0)
+                    }
+                }
+            }
+        }
+        // Keep the pre-emphasised copy alive through the loop above (`source` points into it).
+        withExtendedLifetime(emphasised) {}
+        return FeatureMatrix(frames: frames, coefficients: nc, values: out)
+    }
+
+    /// Frames, windows and transforms frame `t`; leaves mel energies in `mel` and returns the
+    /// frame energy term for c0 (already in the log domain) when the options use one.
+    @inline(__always)
+    private func analyse(frame t: Int, source: UnsafeBufferPointer<Float>, scale: Float, window: UnsafeBufferPointer<Float>) -> Float {
+        let o = options
+        let len = o.frameLength
+        let start = frameStart(t)
+        let f = frame.baseAddress!
+        // Copy with zeros outside the signal (centred and padded framings reach past the ends).
+        let lo = max(0, -start), hi = min(len, source.count - start)
+        if lo > 0 { f.initialize(repeating: 0, count: min(lo, len)) }
+        if hi > lo {
+            let src = source.baseAddress! + (start + lo)
+            if scale == 1 {
+                (f + lo).update(from: src, count: hi - lo)
+            } else {
+                for i in 0..<(hi - lo) { f[lo &+ i] = src[i] * scale }
+            }
+        }
+        if hi < len { (f + max(hi, 0)).initialize(repeating: 0, count: len - max(hi, 0)) }
+
+        if o.removeDCOffset {
+            var sum: Float = 0
+            for i in 0..<len { sum += f[i] }
+            let mean = sum / Float(len)
+            for i in 0..<len { f[i] -= mean }
+        }
+        var energy: Float = 0
+        if o.energy == .kaldiRaw {
+            var e: Float = 0
+            for i in 0..<len { e += f[i] * f[i] }
+            energy = logf(max(e, Float.ulpOfOne))
+        }
+        if o.preemphasis != 0 && o.preemphasisPerFrame {
+            var i = len - 1
+            while i > 0 {
+                f[i] -= o.preemphasis * f[i &- 1]
+                i &-= 1
+            }
+            f[0] -= o.preemphasis * f[0]
+        }
+        let input = fft.input.baseAddress! + windowOffset
+        for i in 0..<len { input[i] = f[i] * window[i] }
+        fft.powerSpectrum(into: power.baseAddress!, scale: o.powerScale)
+        if o.energy == .psfSpectrum {
+            var e: Float = 0
+            for k in 0...(o.fftSize / 2) { e += power[k] }
+            energy = logf(e == 0 ? Float(Double.ulpOfOne) : e)
+        }
+        filters.apply(power.baseAddress!, into: mel.baseAddress!)
+        return energy
+    }
+
+    /// Log-compresses `mel` in place (or into the dB matrix for librosa).
+    @inline(__always)
+    private func compress(into t: Int, db: UnsafeMutableBufferPointer<Float>) {
+        let nm = options.numMels
+        switch options.compression {
+        case .logFloorEpsilon:
+            for m in 0..<nm { mel[m] = logf(max(mel[m], Float.ulpOfOne)) }
+        case .logReplaceZeros:
+            for m in 0..<nm { mel[m] = logf(mel[m] == 0 ? Float(Double.ulpOfOne) : mel[m]) }
+        case .powerToDB:
+            let row = db.baseAddress! + t &* nm
+            for m in 0..<nm { row[m] = 10 * log10f(max(mel[m], 1e-10)) }
+        }
+    }
+
+    /// DCT of `mel` into `row`, then lifter, then the energy term in c0.
+    @inline(__always)
+    private func cepstra(row: UnsafeMutablePointer<Float>, energy: Float) {
+        let nm = options.numMels, nc = options.numCoefficients
+        dct.withUnsafeBufferPointer { d in
+            for k in 0..<nc {
+                let base = k &* nm
+                var acc: Float = 0
+                for n in 0..<nm { acc += d[base &+ n] * mel[n] }
+                row[k] = acc * lifter[k]
+            }
+        }
+        if options.energy != .none { row[0] = energy }
+    }
+
+    static func window(_ type: MFCCOptions.Window, length n: Int) -> [Float] {
+        let a = 2 * Double.pi / Double(max(n - 1, 1))
+        return (0..<n).map { i in
+            let x = Double(i)
+            switch type {
+            case .povey: return Float(pow(0.5 - 0.5 * cos(a * x), 0.85))
+            case .hamming: return Float(0.54 - 0.46 * cos(a * x))
+            case .hanning: return Float(0.5 - 0.5 * cos(a * x))
+            case .hann: return Float(0.5 - 0.5 * cos(2 * Double.pi * x / Double(n)))
+            case .rectangular: return 1
+            }
+        }
+    }
+}
+
+/// One-call MFCC computation.
+public enum MFCC {
+    /// MFCCs of `samples` (mono, [-1, 1), at the options' sample rate). Thread-safe: builds its own
+    /// extractor (FFT plans are shared and created once per size).
+    public static func compute(_ samples: [Float], options: MFCCOptions = .kaldi()) throws(VoiceError) -> FeatureMatrix {
+        let extractor = try MFCCExtractor(options: options)
+        return samples.withUnsafeBufferPointer { extractor.compute($0) }
+    }
+}
