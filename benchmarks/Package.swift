@@ -20,6 +20,14 @@ let package = Package(
             ],
             path: "Benchmarks/AudioBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
+            name: "VoiceBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "KordantVoice", package: "KordantEngine"),
+            ],
+            path: "Benchmarks/VoiceBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -87,7 +87,46 @@ def convert():
         ours["convert.load 10min 44k1 stereo -> 16k mono"], "soundfile + python-soxr HQ", median_ms(peer, 9))
 
 
-GROUPS = {"levels": levels, "convert": convert}
+def mfcc():
+    import kaldi_native_fbank as knf
+    import librosa
+    import python_speech_features as psf
+    ours = swift_medians("mfcc.*")
+    seconds = 600.0
+    rng = np.random.default_rng(3)
+    y = (rng.standard_normal(int(seconds * 16000)) * 0.1).astype(np.float32)
+    y16 = y * 32768
+
+    def kaldi():
+        o = knf.MfccOptions()
+        o.frame_opts.dither = 0.0
+        m = knf.OnlineMfcc(o)
+        m.accept_waveform(16000, y16)
+        m.input_finished()
+        return [m.get_frame(i) for i in range(m.num_frames_ready)]
+
+    def rosa_speech():
+        return librosa.feature.mfcc(y=y, sr=16000, n_mfcc=13, n_fft=512, hop_length=160, win_length=400, n_mels=40)
+
+    def rosa_default():
+        return librosa.feature.mfcc(y=y, sr=16000)
+
+    def pyspeech():
+        return psf.mfcc(y16, samplerate=16000)
+
+    row("MFCC kaldi profile (Kaldi defaults, dither 0), 10 min", seconds, ours["mfcc.kaldi 10min 16k"],
+        "kaldi-native-fbank OnlineMfcc", median_ms(kaldi, 3))
+    row("MFCC kaldi profile, 10 min", seconds, ours["mfcc.kaldi 10min 16k"],
+        "librosa speech config (512/160/400, 40 mels, 13)", median_ms(rosa_speech, 5))
+    row("MFCC librosa profile, speech config, 10 min", seconds, ours["mfcc.librosa-speech 10min 16k"],
+        "librosa speech config (512/160/400, 40 mels, 13)", median_ms(rosa_speech, 5))
+    row("MFCC librosa profile, defaults, 10 min", seconds, ours["mfcc.librosa-default 10min 16k"],
+        "librosa.feature.mfcc defaults", median_ms(rosa_default, 5))
+    row("MFCC psf profile, defaults, 10 min", seconds, ours["mfcc.psf 10min 16k"],
+        "python_speech_features.mfcc defaults", median_ms(pyspeech, 3))
+
+
+GROUPS = {"levels": levels, "convert": convert, "mfcc": mfcc}
 
 if __name__ == "__main__":
     chosen = sys.argv[1:] or list(GROUPS)

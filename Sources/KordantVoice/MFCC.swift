@@ -37,8 +37,8 @@ public final class MFCCExtractor {
     /// Where the window starts inside the FFT buffer (librosa centres a short window in n_fft).
     private let windowOffset: Int
     private let filters: MelFilterbank
-    private let dct: [Float]
-    private let lifter: [Float]
+    /// DCT-II (orthonormal) × lifter, laid out [mel band][coefficient block of 8].
+    private let dctLiftered: [Float]
     private let frame: UnsafeMutableBufferPointer<Float>
     private let power: UnsafeMutableBufferPointer<Float>
     private let mel: UnsafeMutableBufferPointer<Float>
@@ -58,13 +58,16 @@ public final class MFCCExtractor {
             let norm = k == 0 ? (1 / Double(nm)).squareRoot() : (2 / Double(nm)).squareRoot()
             for n in 0..<nm { d[k * nm + n] = Float(norm * cos(Double.pi / Double(nm) * (Double(n) + 0.5) * Double(k))) }
         }
-        dct = d
         let l = Double(options.lifter)
-        lifter = (0..<nc).map { i in
+        let lifter = (0..<nc).map { i -> Float in
             guard l != 0 else { return 1 }
             let index = options.lifterStyle == .htk ? Double(i) : Double(i + 1)
             return Float(1 + l / 2 * sin(Double.pi * index / l))
         }
+        let blocks = (nc + 7) / 8
+        var t = [Float](repeating: 0, count: nm * blocks * 8)
+        for k in 0..<nc { for n in 0..<nm { t[n * blocks * 8 + k] = d[k * nm + n] * lifter[k] } }
+        dctLiftered = t
         frame = .allocate(capacity: options.frameLength)
         power = .allocate(capacity: options.fftSize / 2 + 1)
         mel = .allocate(capacity: nm)
@@ -174,16 +177,12 @@ public final class MFCCExtractor {
         if hi < len { (f + max(hi, 0)).initialize(repeating: 0, count: len - max(hi, 0)) }
 
         if o.removeDCOffset {
-            var sum: Float = 0
-            for i in 0..<len { sum += f[i] }
-            let mean = sum / Float(len)
+            let mean = VectorKernels.sum(f, len) / Float(len)
             for i in 0..<len { f[i] -= mean }
         }
         var energy: Float = 0
         if o.energy == .kaldiRaw {
-            var e: Float = 0
-            for i in 0..<len { e += f[i] * f[i] }
-            energy = logf(max(e, Float.ulpOfOne))
+            energy = logf(max(VectorKernels.dot(f, f, len), Float.ulpOfOne))
         }
         if o.preemphasis != 0 && o.preemphasisPerFrame {
             var i = len - 1
@@ -197,8 +196,7 @@ public final class MFCCExtractor {
         for i in 0..<len { input[i] = f[i] * window[i] }
         fft.powerSpectrum(into: power.baseAddress!, scale: o.powerScale)
         if o.energy == .psfSpectrum {
-            var e: Float = 0
-            for k in 0...(o.fftSize / 2) { e += power[k] }
+            let e = VectorKernels.sum(power.baseAddress!, o.fftSize / 2 + 1)
             energy = logf(e == 0 ? Float(Double.ulpOfOne) : e)
         }
         filters.apply(power.baseAddress!, into: mel.baseAddress!)
@@ -211,25 +209,37 @@ public final class MFCCExtractor {
         let nm = options.numMels
         switch options.compression {
         case .logFloorEpsilon:
-            for m in 0..<nm { mel[m] = logf(max(mel[m], Float.ulpOfOne)) }
+            for m in 0..<nm { mel[m] = max(mel[m], Float.ulpOfOne) }
+            FastLog.lnInPlace(mel.baseAddress!, count: nm)
         case .logReplaceZeros:
-            for m in 0..<nm { mel[m] = logf(mel[m] == 0 ? Float(Double.ulpOfOne) : mel[m]) }
+            for m in 0..<nm where mel[m] == 0 { mel[m] = Float(Double.ulpOfOne) }
+            FastLog.lnInPlace(mel.baseAddress!, count: nm)
         case .powerToDB:
             let row = db.baseAddress! + t &* nm
-            for m in 0..<nm { row[m] = 10 * log10f(max(mel[m], 1e-10)) }
+            for m in 0..<nm { row[m] = max(mel[m], 1e-10) }
+            FastLog.lnInPlace(row, count: nm)
+            // 10·log10(x) = (10 / ln 10)·ln(x)
+            for m in 0..<nm { row[m] *= 4.342_944_8 }
         }
     }
 
     /// DCT of `mel` into `row`, then lifter, then the energy term in c0.
+    ///
+    /// The DCT matrix is stored mel-major with the lifter folded in and each mel row padded to a
+    /// multiple of 8 coefficients, so the product is one SIMD multiply-add per mel band and
+    /// coefficient block rather than a serial dot product per coefficient.
     @inline(__always)
     private func cepstra(row: UnsafeMutablePointer<Float>, energy: Float) {
         let nm = options.numMels, nc = options.numCoefficients
-        dct.withUnsafeBufferPointer { d in
-            for k in 0..<nc {
-                let base = k &* nm
-                var acc: Float = 0
-                for n in 0..<nm { acc += d[base &+ n] * mel[n] }
-                row[k] = acc * lifter[k]
+        let blocks = (nc + 7) / 8
+        dctLiftered.withUnsafeBufferPointer { d in
+            let raw = UnsafeRawPointer(d.baseAddress!)
+            for b in 0..<blocks {
+                var acc = SIMD8<Float>()
+                for n in 0..<nm {
+                    acc += raw.loadUnaligned(fromByteOffset: ((n &* blocks &+ b) &* 8) &* 4, as: SIMD8<Float>.self) * mel[n]
+                }
+                for j in 0..<min(8, nc &- b &* 8) { row[b &* 8 &+ j] = acc[j] }
             }
         }
         if options.energy != .none { row[0] = energy }

@@ -36,15 +36,8 @@ struct MelFilterbank: Sendable {
     func apply(_ power: UnsafePointer<Float>, into mel: UnsafeMutablePointer<Float>) {
         weights.withUnsafeBufferPointer { w in
             for m in 0..<starts.count {
-                let p = power + starts[m]
-                var acc: Float = 0
-                var j = 0
-                let base = offsets[m], n = offsets[m + 1] - base
-                while j < n {
-                    acc += w[base &+ j] * p[j]
-                    j &+= 1
-                }
-                mel[m] = acc
+                let base = offsets[m]
+                mel[m] = VectorKernels.dot(w.baseAddress! + base, power + starts[m], offsets[m + 1] - base)
             }
         }
     }

@@ -1,0 +1,55 @@
+import Benchmark
+import Foundation
+import KordantVoice
+
+/// Ten minutes of 16 kHz speech-like noise in memory (benchmarks/compare gives the peers the same
+/// length). Built once, outside the measured region.
+let tenMinutes: [Float] = {
+    var x = [Float](repeating: 0, count: 600 * 16_000)
+    var state: UInt32 = 0x9E37_79B9
+    for i in x.indices {
+        state = state &* 1_664_525 &+ 1_013_904_223
+        let envelope = Float(0.05 + 0.3 * abs(sin(Double(i) / 3000)))
+        x[i] = (Float(state >> 8) / Float(1 << 24) - 0.5) * envelope
+    }
+    return x
+}()
+
+let benchmarks: @Sendable () -> Void = {
+    let config = Benchmark.Configuration(
+        metrics: [.wallClock, .cpuTotal, .mallocCountTotal], timeUnits: .microseconds,
+        warmupIterations: 1, maxDuration: .seconds(10), maxIterations: 20)
+
+    // One extractor, reused: the way a worker thread uses it (plans and tables built once).
+    Benchmark("mfcc.kaldi 10min 16k", configuration: config) { benchmark in
+        let extractor = try! MFCCExtractor(options: .kaldi())
+        let x = tenMinutes
+        benchmark.startMeasurement()
+        let m = x.withUnsafeBufferPointer { extractor.compute($0) }
+        blackHole(m.frames)
+    }
+
+    Benchmark("mfcc.librosa-speech 10min 16k", configuration: config) { benchmark in
+        let extractor = try! MFCCExtractor(options: .librosa(nMFCC: 13, nFFT: 512, hopLength: 160, winLength: 400, nMels: 40))
+        let x = tenMinutes
+        benchmark.startMeasurement()
+        let m = x.withUnsafeBufferPointer { extractor.compute($0) }
+        blackHole(m.frames)
+    }
+
+    Benchmark("mfcc.librosa-default 10min 16k", configuration: config) { benchmark in
+        let extractor = try! MFCCExtractor(options: .librosa())
+        let x = tenMinutes
+        benchmark.startMeasurement()
+        let m = x.withUnsafeBufferPointer { extractor.compute($0) }
+        blackHole(m.frames)
+    }
+
+    Benchmark("mfcc.psf 10min 16k", configuration: config) { benchmark in
+        let extractor = try! MFCCExtractor(options: .psf())
+        let x = tenMinutes
+        benchmark.startMeasurement()
+        let m = x.withUnsafeBufferPointer { extractor.compute($0) }
+        blackHole(m.frames)
+    }
+}
