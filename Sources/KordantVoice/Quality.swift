@@ -1,0 +1,136 @@
+import Foundation
+import KordantAudio
+
+/// A recording prepared for voice analysis: 16 kHz mono samples, plus what only the original
+/// samples can tell (clipping is judged before resampling, which would round off flat tops).
+public struct VoiceInput: Sendable {
+    public var samples: [Float]
+    public var sampleRate: Int { EngineAudio.sampleRate }
+    public var source: AudioFormatInfo
+    /// Levels of the original (mono downmix, native rate).
+    public var original: AudioStatistics
+    /// Longest run of consecutive full-scale samples (|x| ≥ 32767/32768) in the original.
+    public var longestFullScaleRun: Int
+    public var duration: Double { Double(samples.count) / Double(sampleRate) }
+
+    /// Magnitude at or above which a sample is at 16-bit full scale.
+    public static let fullScale: Float = 32767 / 32768
+
+    /// Decodes any format in one pass: native-rate statistics and full-scale runs, and libsoxr
+    /// conversion to 16 kHz.
+    public static func load(path: String, options: AudioReadOptions = .init()) throws -> VoiceInput {
+        let decoder = try MonoDecoder(path: path, outputRate: nil, options: options)
+        let rate = decoder.outputRate
+        let resampler = rate == EngineAudio.sampleRate ? nil
+            : try Resampler(inputRate: Double(rate), outputRate: Double(EngineAudio.sampleRate), maxInputBlock: 1 << 16)
+        var stats = StatisticsAccumulator(sampleRate: rate)
+        var samples: [Float] = []
+        var run = 0, longest = 0
+        try decoder.run { block in
+            stats.add(block)
+            for v in block {
+                if abs(v) >= fullScale { run += 1; longest = max(longest, run) } else { run = 0 }
+            }
+            if let resampler { try resampler.process(block) { samples.append(contentsOf: $0) } } else { samples.append(contentsOf: block) }
+        }
+        try resampler?.flush { samples.append(contentsOf: $0) }
+        return VoiceInput(samples: samples, source: decoder.source, original: stats.statistics, longestFullScaleRun: longest)
+    }
+}
+
+/// Every threshold of the enrollment quality check, in one value callers can override.
+public struct QualityPolicy: Sendable, Hashable, Codable {
+    /// Seconds of recording at least.
+    public var minimumDuration = 5.0
+    /// Seconds of detected speech at least.
+    public var minimumSpeech = 3.0
+    /// RMS dBFS of speech frames at least.
+    public var minimumSpeechLevelDB = -40.0
+    /// Fraction of samples with |x| ≥ 0.999 below this.
+    public var maximumClippedFraction = 0.001
+    /// A run of this many consecutive full-scale samples is clipping.
+    public var fullScaleRun = 3
+    /// SNR in dB at least.
+    public var minimumSNRDB = 15.0
+
+    public init() {}
+}
+
+/// Why a sample fails. Raw values are stable API (JSON `reasons`).
+public enum QualityReason: String, Sendable, Codable, CaseIterable {
+    case tooShort = "too_short"
+    case insufficientSpeech = "insufficient_speech"
+    case noSpeech = "no_speech"
+    case tooQuiet = "too_quiet"
+    case clipping
+    case tooNoisy = "too_noisy"
+}
+
+/// The verdict on one enrollment sample and every measurement behind it.
+public struct QualityReport: Sendable, Equatable {
+    public var pass: Bool { reasons.isEmpty }
+    public var reasons: [QualityReason]
+    /// One sentence per reason, for the app to show.
+    public var messages: [QualityReason: String]
+    public var durationSeconds: Double
+    public var speechSeconds: Double
+    public var speechRatio: Double
+    public var speechLevelDB: Double?
+    public var peakDB: Double
+    public var clippedFraction: Double
+    public var longestFullScaleRun: Int
+    public var snrDB: Double?
+    public var segments: [SpeechSegment]
+    public var source: AudioFormatInfo
+    public var policy: QualityPolicy
+}
+
+public enum QualityCheck {
+    /// Decodes `path` (any format) and checks it.
+    public static func check(path: String, policy: QualityPolicy = .init(), vad: VADOptions = .init()) throws -> QualityReport {
+        try check(VoiceInput.load(path: path), policy: policy, vad: vad).report
+    }
+
+    /// Checks decoded input; also returns the voice activity so callers (enrollment) reuse it.
+    public static func check(_ input: VoiceInput, policy p: QualityPolicy = .init(), vad options: VADOptions = .init())
+        -> (report: QualityReport, activity: VoiceActivity)
+    {
+        let activity = VoiceActivityDetector.analyse(input.samples, sampleRate: input.sampleRate, options: options)
+        var reasons: [QualityReason] = []
+        var messages: [QualityReason: String] = [:]
+        func fail(_ r: QualityReason, _ message: String) {
+            reasons.append(r)
+            messages[r] = message
+        }
+        let duration = input.duration
+        if duration < p.minimumDuration {
+            fail(.tooShort, String(format: "The recording is %.1f s long; record at least %.0f s.", duration, p.minimumDuration))
+        }
+        if activity.segments.isEmpty {
+            fail(.noSpeech, "No speech was detected. Check the microphone and speak clearly.")
+        } else {
+            if activity.speechSeconds < p.minimumSpeech {
+                fail(.insufficientSpeech, String(format: "Only %.1f s of speech was detected; speak for at least %.0f s.",
+                                                 activity.speechSeconds, p.minimumSpeech))
+            }
+            if let level = activity.speechLevelDB, level < p.minimumSpeechLevelDB {
+                fail(.tooQuiet, String(format: "Speech is too quiet (%.1f dBFS); move closer to the microphone.", level))
+            }
+        }
+        let clipped = input.original.clippedFraction >= p.maximumClippedFraction || input.longestFullScaleRun >= p.fullScaleRun
+        if clipped {
+            fail(.clipping, String(format: "The recording is clipped (%.2f %% of samples at full scale); speak softer or move back.",
+                                   input.original.clippedFraction * 100))
+        }
+        if let snr = activity.snrDB, !activity.segments.isEmpty, snr < p.minimumSNRDB {
+            fail(.tooNoisy, String(format: "Background noise is too loud (SNR %.1f dB); record somewhere quieter.", snr))
+        }
+        let report = QualityReport(
+            reasons: reasons, messages: messages, durationSeconds: duration, speechSeconds: activity.speechSeconds,
+            speechRatio: duration > 0 ? activity.speechSeconds / duration : 0, speechLevelDB: activity.speechLevelDB,
+            peakDB: input.original.peakPower, clippedFraction: input.original.clippedFraction,
+            longestFullScaleRun: input.longestFullScaleRun, snrDB: activity.snrDB, segments: activity.segments,
+            source: input.source, policy: p)
+        return (report, activity)
+    }
+}
