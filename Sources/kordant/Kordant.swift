@@ -10,7 +10,7 @@ struct Kordant: ParsableCommand {
         abstract: "Kordant Engine: audio, voice and document processing for Kordant's identity protection.",
         discussion: "Exit codes: 0 success; 64 bad arguments; 10-21 input and output errors (see README).",
         version: "0.1.0",
-        subcommands: [Info.self, Convert.self, Levels.self, WaveformCommand.self, Record.self, Devices.self])
+        subcommands: [Info.self, Convert.self, Levels.self, WaveformCommand.self, Record.self, Devices.self, Quality.self, Enroll.self, Features.self])
 }
 
 /// Options every command shares.

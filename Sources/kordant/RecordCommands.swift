@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import KordantAudio
+import KordantVoice
 
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,6 +27,9 @@ struct Record: ParsableCommand {
     var deviceRate: Int?
     @Option(name: .long, help: "Capture this many channels and downmix in-stream.")
     var deviceChannels: Int?
+    @Flag(name: .long, help: "Run the enrollment quality check on the recording and print the verdict (exit 30 if it fails).")
+    var check = false
+    @OptionGroup var thresholds: PolicyOptions
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
@@ -41,6 +45,7 @@ struct Record: ParsableCommand {
         let frames, device_rate, device_channels, overruns, suspends: Int
         let duration_s, rms_db, peak_db: Double
         let clipped_samples: Int
+        let quality: QualityJSON?
     }
 
     func run() throws {
@@ -58,6 +63,7 @@ struct Record: ParsableCommand {
         defer { sources.forEach { $0.cancel() } }
         let live = isatty(STDERR_FILENO) == 1 && !common.json
         var out = BufferedOutput()
+        var passed = true
         try reportingErrors(json: common.json) {
             var options = RecordingOptions(device: device, duration: duration, maxBytes: maxBytes, windowSeconds: windowMs / 1000)
             options.deviceRate = deviceRate
@@ -72,19 +78,23 @@ struct Record: ParsableCommand {
             }
             if live { FileHandle.standardError.write(Data("\n".utf8)) }
             let st = summary.statistics
+            let quality = check ? QualityJSON(try QualityCheck.check(path: output, policy: thresholds.policy), file: output) : nil
+            passed = quality?.pass ?? true
             if common.json {
                 Output.printJSON(["summary": Summary(
                     file: output, device: device, stop_reason: summary.stopReason.rawValue, frames: summary.frames,
                     device_rate: summary.deviceRate, device_channels: summary.deviceChannels, overruns: summary.overruns,
                     suspends: summary.suspends, duration_s: Output.r6(summary.duration), rms_db: Output.r3(st.rmsPower),
-                    peak_db: Output.r3(st.peakPower), clipped_samples: st.clippedSamples)])
+                    peak_db: Output.r3(st.peakPower), clipped_samples: st.clippedSamples, quality: quality)])
             } else {
                 print("\(output): \(String(format: "%.2f", summary.duration)) s, 16000 Hz mono 16-bit from \(device) "
                       + "(device \(summary.deviceRate) Hz, \(summary.deviceChannels) ch), stopped by \(summary.stopReason.rawValue)")
                 print(String(format: "  average %.2f dBFS, peak %.2f dBFS, %d clipped samples, %d overruns, %d suspends",
                              st.rmsPower, st.peakPower, st.clippedSamples, summary.overruns, summary.suspends))
+                if let quality { print(quality.text) }
             }
         }
+        if !passed { throw ExitCode(qualityFailedExitCode) }
     }
 }
 

@@ -56,3 +56,22 @@ import Testing
         #expect(centred.values[0] == -2 && centred.values[6] == 3)
     }
 }
+
+@Suite struct FeatureExportTests {
+    /// Our .npy writer and the fixtures' reader (the format numpy.save wrote) agree.
+    @Test func npyRoundTrips() throws {
+        let m = FeatureMatrix(frames: 3, coefficients: 2, values: [1, -2.5, 3e-8, 4, .pi, -0])
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("m-\(getpid()).npy").path
+        try m.npy().write(to: URL(fileURLWithPath: path))
+        let dir = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let relative = String(repeating: "../", count: Fixtures.mfccDirectory.split(separator: "/").count) + String(dir.dropFirst()) + "/" + URL(fileURLWithPath: path).lastPathComponent
+        let back = Fixtures.npy(relative)
+        #expect(back.rows == 3 && back.cols == 2 && back.values == m.values)
+        #expect(m.npy().count % 64 == 24)   // header padded to 64; 6 floats of data follow
+    }
+
+    @Test func csvHasHeaderAndRows() {
+        let m = FeatureMatrix(frames: 2, coefficients: 2, values: [1, 2.5, -3, 0.125])
+        #expect(m.csv() == "c0,c1\n1.0,2.5\n-3.0,0.125\n")
+    }
+}

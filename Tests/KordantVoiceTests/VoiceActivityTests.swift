@@ -23,7 +23,7 @@ struct SpeechTruth: Decodable, Sendable, CustomStringConvertible {
 @Suite struct VoiceActivityTests {
     /// Clean speech and noisy speech at SNR ≥ 10 dB.
     static let vadCases = SpeechTruth.all.filter {
-        $0.kind == "speech" || ($0.kind == "noisy_speech" && ($0.snr_db ?? 0) >= 10)
+        $0.kind == "speech" || $0.kind == "enrollment_speech" || ($0.kind == "noisy_speech" && ($0.snr_db ?? 0) >= 10)
     }
 
     /// Agreement with the ground-truth speech segments on ≥ 95 % of 10 ms frames.

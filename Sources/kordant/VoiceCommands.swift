@@ -1,0 +1,246 @@
+import ArgumentParser
+import Foundation
+import KordantAudio
+import KordantVoice
+
+/// Exit code for a delivered verdict of "fails the quality check" (not an error: the file was
+/// analysed, and the reasons are in the output).
+let qualityFailedExitCode: Int32 = 30
+
+/// Quality thresholds as flags; defaults are ``QualityPolicy``'s.
+struct PolicyOptions: ParsableArguments {
+    @Option(name: .long, help: "Minimum recording length, seconds.")
+    var minDuration = QualityPolicy().minimumDuration
+    @Option(name: .long, help: "Minimum net speech, seconds.")
+    var minSpeech = QualityPolicy().minimumSpeech
+    @Option(name: .long, help: "Minimum speech level, dBFS (RMS of speech frames).")
+    var minLevel = QualityPolicy().minimumSpeechLevelDB
+    @Option(name: .long, help: "Maximum fraction of samples with |x| ≥ 0.999.")
+    var maxClipped = QualityPolicy().maximumClippedFraction
+    @Option(name: .long, help: "Consecutive full-scale samples that count as clipping.")
+    var fullScaleRun = QualityPolicy().fullScaleRun
+    @Option(name: .long, help: "Minimum SNR, dB.")
+    var minSnr = QualityPolicy().minimumSNRDB
+
+    var policy: QualityPolicy {
+        var p = QualityPolicy()
+        p.minimumDuration = minDuration
+        p.minimumSpeech = minSpeech
+        p.minimumSpeechLevelDB = minLevel
+        p.maximumClippedFraction = maxClipped
+        p.fullScaleRun = fullScaleRun
+        p.minimumSNRDB = minSnr
+        return p
+    }
+}
+
+/// The stable JSON shape of a quality report (`kordant quality --json`, inside `enroll`, `record --check`).
+struct QualityJSON: Encodable {
+    struct Message: Encodable { let code, message: String }
+    struct Format: Encodable {
+        let container, encoding: String
+        let sample_rate, channels, frames: Int
+    }
+    let file: String
+    let pass: Bool
+    let reasons: [String]
+    let messages: [Message]
+    let duration_s, speech_s, speech_ratio, peak_db, clipped_fraction: Double
+    let speech_level_db, snr_db: Double?
+    let longest_full_scale_run: Int
+    let format: Format
+    let segments: [[Double]]
+
+    init(_ r: QualityReport, file: String, extra: [(String, String)] = []) {
+        self.file = file
+        reasons = r.reasons.map(\.rawValue) + extra.map(\.0)
+        pass = reasons.isEmpty
+        messages = r.reasons.map { Message(code: $0.rawValue, message: r.messages[$0] ?? "") }
+            + extra.map { Message(code: $0.0, message: $0.1) }
+        duration_s = Output.r6(r.durationSeconds)
+        speech_s = Output.r3(r.speechSeconds)
+        speech_ratio = Output.r3(r.speechRatio)
+        peak_db = Output.r3(r.peakDB)
+        clipped_fraction = Output.r6(r.clippedFraction)
+        speech_level_db = r.speechLevelDB.map(Output.r3)
+        snr_db = r.snrDB.map(Output.r3)
+        longest_full_scale_run = r.longestFullScaleRun
+        format = Format(container: r.source.container, encoding: r.source.encoding, sample_rate: r.source.sampleRate,
+                        channels: r.source.channels, frames: r.source.frames)
+        segments = r.segments.map { [Output.r3($0.start), Output.r3($0.end)] }
+    }
+
+    /// Human summary lines.
+    var text: String {
+        var lines = ["\(file): \(pass ? "PASS" : "FAIL")" + (pass ? "" : " (\(reasons.joined(separator: ", ")))")]
+        lines.append(String(format: "  duration %.2f s, speech %.2f s (%.0f %%), speech level %@, peak %.1f dBFS, SNR %@, clipped %.3f %%",
+                            duration_s, speech_s, speech_ratio * 100,
+                            speech_level_db.map { String(format: "%.1f dBFS", $0) } ?? "n/a", peak_db,
+                            snr_db.map { String(format: "%.1f dB", $0) } ?? "n/a", clipped_fraction * 100))
+        for m in messages { lines.append("  - \(m.code): \(m.message)") }
+        return lines.joined(separator: "\n")
+    }
+}
+
+struct Quality: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check a voice enrollment sample: duration, net speech, level, clipping, noise.",
+        discussion: "Exit 0 when it passes, 30 when it fails (reasons in the output), other codes for unreadable input.")
+
+    @OptionGroup var input: InputOptions
+    @OptionGroup var thresholds: PolicyOptions
+    @OptionGroup var common: CommonOptions
+
+    func run() throws {
+        common.bootstrapLogging()
+        var passed = true
+        try reportingErrors(json: common.json) {
+            let report = try QualityCheck.check(path: input.file, policy: thresholds.policy)
+            let j = QualityJSON(report, file: input.file)
+            if common.json { Output.printJSON(j) } else { print(j.text) }
+            passed = j.pass
+        }
+        if !passed { throw ExitCode(qualityFailedExitCode) }
+    }
+}
+
+struct Enroll: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Enroll a voice from several samples: quality of each, MFCC statistics, voiceprint, consistency.",
+        discussion: """
+            The voiceprint summarises MFCC means and spreads over speech; it separates clearly \
+            different voices and catches a wrong sample but is not a speaker embedding (see README). \
+            Exit 0 when every sample passes and they agree, 30 otherwise.
+            """)
+
+    @Argument(help: "The samples (any audio format).")
+    var files: [String]
+    @OptionGroup var thresholds: PolicyOptions
+    @OptionGroup var common: CommonOptions
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("give at least one sample") }
+    }
+
+    struct SampleJSON: Encodable {
+        let file: String
+        let quality: QualityJSON
+        let features: SampleFeatures?
+    }
+
+    struct ConsistencyJSON: Encodable {
+        let consistent: Bool
+        let threshold: Double
+        let inconsistent: [String]
+        let similarity: [[Double]]
+    }
+
+    struct ResultJSON: Encodable {
+        let pass: Bool
+        let samples: [SampleJSON]
+        let voiceprint: [Double]
+        let consistency: ConsistencyJSON
+    }
+
+    func run() throws {
+        common.bootstrapLogging()
+        var passed = true
+        try reportingErrors(json: common.json) {
+            let r = try Enrollment.enroll(paths: files, policy: thresholds.policy)
+            let samples = r.samples.enumerated().map { i, s in
+                let extra = r.consistency.inconsistent.contains(i)
+                    ? [("inconsistent_speaker", "This sample does not sound like the others; record it again.")] : []
+                return SampleJSON(file: s.path, quality: QualityJSON(s.quality, file: s.path, extra: extra), features: s.features)
+            }
+            let result = ResultJSON(
+                pass: r.pass, samples: samples, voiceprint: r.voiceprint.map(Output.r6),
+                consistency: ConsistencyJSON(
+                    consistent: r.consistency.consistent, threshold: r.consistency.threshold,
+                    inconsistent: r.consistency.inconsistent.map { files[$0] },
+                    similarity: r.consistency.similarity.map { $0.map(Output.r3) }))
+            passed = r.pass
+            if common.json {
+                Output.printJSON(result)
+            } else {
+                print("enrollment: \(r.pass ? "PASS" : "FAIL") (\(files.count) samples, "
+                      + "\(r.consistency.consistent ? "consistent" : "inconsistent speaker: " + result.consistency.inconsistent.joined(separator: ", ")))")
+                for s in samples { print(s.quality.text) }
+                if !r.voiceprint.isEmpty { print("voiceprint: \(r.voiceprint.count) values (MFCC mean and std over speech, L2-normalised)") }
+            }
+        }
+        if !passed { throw ExitCode(qualityFailedExitCode) }
+    }
+}
+
+extension MFCCOptions.Profile: ExpressibleByArgument {}
+
+struct Features: ParsableCommand {
+    enum Format: String, ExpressibleByArgument, CaseIterable { case json, csv, npy }
+
+    static let configuration = CommandConfiguration(
+        abstract: "MFCC features of a file (kaldi, librosa or python_speech_features definitions).",
+        discussion: """
+            The file is converted to 16 kHz mono first. --deltas appends Kaldi add-deltas (order 2, \
+            window 2) for the kaldi and psf profiles, and librosa.feature.delta orders 1 and 2 \
+            (width 9) for librosa. --cmvn normalises each column to zero mean and unit variance.
+            """)
+
+    @OptionGroup var input: InputOptions
+    @Option(name: .long, help: "kaldi (default), librosa or psf.")
+    var profile: MFCCOptions.Profile = .kaldi
+    @Flag(name: .long, help: "Append delta and delta-delta features.")
+    var deltas = false
+    @Flag(name: .long, help: "Cepstral mean and variance normalisation over the file.")
+    var cmvn = false
+    @Option(name: .long, help: "json, csv or npy.")
+    var format: Format = .json
+    @Option(name: .shortAndLong, help: "Write to this file instead of standard output (required for npy on a terminal).")
+    var out: String?
+    @OptionGroup var common: CommonOptions
+
+    func validate() throws {
+        if format == .npy && out == nil && isatty(STDOUT_FILENO) == 1 { throw ValidationError("npy is binary: give --out FILE or redirect") }
+    }
+
+    struct MatrixJSON: Encodable {
+        let file, profile: String
+        let sample_rate, frames, coefficients: Int
+        let frame_shift_s: Double
+        let data: [[Float]]
+    }
+
+    func run() throws {
+        common.bootstrapLogging()
+        try reportingErrors(json: common.json) {
+            let audio = try AudioDecoder.load(path: input.file, options: input.readOptions)
+            let options = MFCCOptions.defaults(for: profile)
+            var m = try MFCC.compute(audio.samples, options: options)
+            if deltas {
+                m = profile == .librosa
+                    ? m.appending(columnsOf: try Deltas.librosa(m, order: 1)).appending(columnsOf: try Deltas.librosa(m, order: 2))
+                    : Deltas.kaldi(m)
+            }
+            if cmvn { m = CMVN.apply(m) }
+            let data: Data
+            switch format {
+            case .npy: data = m.npy()
+            case .csv: data = Data(m.csv().utf8)
+            case .json:
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.withoutEscapingSlashes]
+                data = try encoder.encode(MatrixJSON(
+                    file: input.file, profile: profile.rawValue, sample_rate: options.sampleRate, frames: m.frames,
+                    coefficients: m.coefficients, frame_shift_s: Double(options.hop) / Double(options.sampleRate),
+                    data: (0..<m.frames).map { Array(m.row($0)) })) + Data("\n".utf8)
+            }
+            if let out {
+                do { try data.write(to: URL(fileURLWithPath: out), options: .atomic) } catch {
+                    throw AudioError(.writeFailed, path: out, "cannot write: \(error.localizedDescription)")
+                }
+                if !common.json { FileHandle.standardError.write(Data("\(out): \(m.frames) frames × \(m.coefficients) (\(profile.rawValue))\n".utf8)) }
+            } else {
+                FileHandle.standardOutput.write(data)
+            }
+        }
+    }
+}
