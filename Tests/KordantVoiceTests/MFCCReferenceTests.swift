@@ -35,3 +35,30 @@ import Testing
         }
     }
 }
+
+@Suite struct MFCCConcurrencyTests {
+    /// Many threads computing MFCCs at once (first use plans the FFTs under the lock) give exactly
+    /// the single-threaded result.
+    @Test func concurrentCallsAgree() async throws {
+        let x = Fixtures.audio("speech_scot_male.wav")
+        let profiles: [MFCCOptions] = [.kaldi(), .librosa(), .psf(), .kaldi(numBins: 40, numCeps: 20, window: .hamming),
+                                       .librosa(nFFT: 1024, hopLength: 256, nMels: 64)]
+        let expected = try profiles.map { try MFCC.compute(x, options: $0) }
+        try await withThrowingTaskGroup(of: (Int, FeatureMatrix).self) { group in
+            for round in 0..<4 {
+                for (i, o) in profiles.enumerated() {
+                    group.addTask { (i, try MFCC.compute(x, options: o)) }
+                    _ = round
+                }
+            }
+            for try await (i, m) in group { #expect(m == expected[i]) }
+        }
+    }
+
+    @Test func badOptionsAreErrorsNotCrashes() throws {
+        #expect(throws: VoiceError.self) { try MFCC.compute([0, 0], options: .kaldi(numBins: 10, numCeps: 20)) }
+        #expect(throws: VoiceError.self) { try MFCC.compute([0, 0], options: .kaldi(lowFreq: 9000)) }
+        #expect(throws: VoiceError.self) { try MFCC.compute([0, 0], options: .librosa(nFFT: 256, winLength: 400)) }
+        #expect(try MFCC.compute([Float](repeating: 0, count: 100)).frames == 0)   // shorter than one frame
+    }
+}
