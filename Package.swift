@@ -20,6 +20,7 @@ let package = Package(
     products: [
         .library(name: "KordantAudio", targets: ["KordantAudio"]),
         .library(name: "KordantVoice", targets: ["KordantVoice"]),
+        .library(name: "KordantOCR", targets: ["KordantOCR"]),
         .executable(name: "kordant", targets: ["kordant"]),
     ],
     dependencies: [
@@ -38,10 +39,13 @@ let package = Package(
         .target(
             name: "KordantVoice",
             dependencies: ["KordantAudio", "CFFTW"]),
+        .target(
+            name: "KordantOCR",
+            dependencies: ["CTesseract"]),
         .executableTarget(
             name: "kordant",
             dependencies: [
-                "KordantAudio", "KordantVoice",
+                "KordantAudio", "KordantVoice", "KordantOCR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -51,6 +55,9 @@ let package = Package(
         .testTarget(
             name: "KordantVoiceTests",
             dependencies: ["KordantVoice", "KordantAudio"]),
+        .testTarget(
+            name: "KordantOCRTests",
+            dependencies: ["KordantOCR"]),
         .testTarget(
             name: "KordantCLITests",
             dependencies: ["kordant", "KordantAudio"]),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KordantAudio
+import KordantOCR
 import Logging
 
 @main
@@ -10,7 +11,15 @@ struct Kordant: ParsableCommand {
         abstract: "Kordant Engine: audio, voice and document processing for Kordant's identity protection.",
         discussion: "Exit codes: 0 success; 64 bad arguments; 10-21 input and output errors (see README).",
         version: "0.1.0",
-        subcommands: [Info.self, Convert.self, Levels.self, WaveformCommand.self, Record.self, Devices.self, Quality.self, Enroll.self, Features.self])
+        subcommands: [Info.self, Convert.self, Levels.self, WaveformCommand.self, Record.self, Devices.self, Quality.self, Enroll.self,
+                      Features.self, OCR.self])
+
+    /// OCR needs OpenMP limited to one thread before libgomp starts (see OpenMPGuard); only that
+    /// command pays for the re-exec.
+    static func main() {
+        if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "ocr" { OpenMPGuard.reexecIfNeeded() }
+        main(nil)
+    }
 }
 
 /// Options every command shares.

@@ -1,0 +1,140 @@
+@preconcurrency import CTesseract
+import Foundation
+
+/// A pixel rectangle (origin top-left).
+public struct BoundingBox: Sendable, Equatable, Codable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// The smallest box holding both.
+    public func union(_ o: BoundingBox) -> BoundingBox {
+        let x0 = min(x, o.x), y0 = min(y, o.y)
+        return BoundingBox(x: x0, y: y0, width: max(x + width, o.x + o.width) - x0, height: max(y + height, o.y + o.height) - y0)
+    }
+}
+
+/// One recognised word with its place in Tesseract's layout.
+public struct Word: Sendable, Equatable, Codable {
+    public var text: String
+    public var confidence: Double
+    public var box: BoundingBox
+    public var block: Int
+    public var paragraph: Int
+    public var line: Int
+    public var word: Int
+}
+
+/// Page segmentation modes the engine uses.
+public enum PageSegmentation: Int32, Sendable, Codable {
+    case auto = 3
+    case singleBlock = 6
+    case singleLine = 7
+    case sparse = 11
+}
+
+/// OCR of one page.
+public struct PageText: Sendable, Equatable {
+    public var text: String
+    public var meanConfidence: Double
+    public var words: [Word]
+    public var width: Int
+    public var height: Int
+    public var hocr: String?
+    public var tsv: String?
+}
+
+/// A Tesseract handle. Owns its `TessBaseAPI*`; initialised once, reused page after page
+/// (SetImage → Recognize → read → Clear). Not thread-safe: one per worker thread.
+final class TesseractHandle {
+    private let api: OpaquePointer
+    let language: String
+
+    init(language: String = "eng") throws(OCRError) {
+        guard let api = TessBaseAPICreate() else { throw OCRError(.engineFailed, path: "tesseract", "cannot create a handle") }
+        // tprintf goes to stderr by default; the libraries never print.
+        TessBaseAPISetVariable(api, "debug_file", "/dev/null")
+        // nil datapath: Tesseract's compiled-in tessdata directory, or TESSDATA_PREFIX.
+        guard TessBaseAPIInit3(api, nil, language) == 0 else {
+            TessBaseAPIDelete(api)
+            throw OCRError(.engineFailed, path: "tesseract",
+                           "cannot load language data '\(language)' (install tesseract-ocr-\(language == "osd" ? "osd" : language) or set TESSDATA_PREFIX)")
+        }
+        self.api = api
+        self.language = language
+    }
+
+    deinit {
+        TessBaseAPIEnd(api)
+        TessBaseAPIDelete(api)
+    }
+
+    /// OSD: the page's rotation in degrees (0/90/180/270) and Tesseract's confidence.
+    func orientation(of image: LeptImage, resolution: Int) -> (Int, Float)? {
+        TessBaseAPISetPageSegMode(api, PSM_OSD_ONLY)
+        TessBaseAPISetImage2(api, image.pix)
+        TessBaseAPISetSourceResolution(api, Int32(resolution))
+        defer { TessBaseAPIClear(api) }
+        var degrees: Int32 = 0, confidence: Float = 0, scriptConfidence: Float = 0
+        var script: UnsafePointer<CChar>?
+        guard TessBaseAPIDetectOrientationScript(api, &degrees, &confidence, &script, &scriptConfidence) != 0 else { return nil }
+        return (Int(degrees), confidence)
+    }
+
+    func recognize(_ image: LeptImage, resolution: Int, mode: PageSegmentation, rectangle: BoundingBox? = nil,
+                   hocr: Bool = false, tsv: Bool = false) throws(OCRError) -> PageText {
+        TessBaseAPISetPageSegMode(api, TessPageSegMode(rawValue: UInt32(mode.rawValue)))
+        TessBaseAPISetImage2(api, image.pix)
+        TessBaseAPISetSourceResolution(api, Int32(resolution))
+        if let r = rectangle { TessBaseAPISetRectangle(api, Int32(r.x), Int32(r.y), Int32(r.width), Int32(r.height)) }
+        defer { TessBaseAPIClear(api) }
+        guard TessBaseAPIRecognize(api, nil) == 0 else { throw OCRError(.engineFailed, path: "tesseract", "recognition failed") }
+        var words: [Word] = []
+        var block = 0, paragraph = 0, line = 0, wordIndex = 0
+        if let iterator = TessBaseAPIGetIterator(api) {
+            defer { TessResultIteratorDelete(iterator) }
+            let page = TessResultIteratorGetPageIterator(iterator)
+            repeat {
+                if TessPageIteratorIsAtBeginningOf(page, RIL_BLOCK) != 0 { block += 1; paragraph = 0 }
+                if TessPageIteratorIsAtBeginningOf(page, RIL_PARA) != 0 { paragraph += 1; line = 0 }
+                if TessPageIteratorIsAtBeginningOf(page, RIL_TEXTLINE) != 0 { line += 1; wordIndex = 0 }
+                guard let cText = TessResultIteratorGetUTF8Text(iterator, RIL_WORD) else { continue }
+                let text = String(cString: cText)
+                TessDeleteText(cText)
+                if text.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+                wordIndex += 1
+                var l: Int32 = 0, t: Int32 = 0, r: Int32 = 0, b: Int32 = 0
+                TessPageIteratorBoundingBox(page, RIL_WORD, &l, &t, &r, &b)
+                words.append(Word(text: text, confidence: Double(TessResultIteratorConfidence(iterator, RIL_WORD)),
+                                  box: BoundingBox(x: Int(l), y: Int(t), width: Int(r - l), height: Int(b - t)),
+                                  block: block, paragraph: paragraph, line: line, word: wordIndex))
+            } while TessPageIteratorNext(page, RIL_WORD) != 0
+        }
+        var text = ""
+        if let t = TessBaseAPIGetUTF8Text(api) {
+            text = String(cString: t)
+            TessDeleteText(t)
+        }
+        var hocrText: String?
+        if hocr, let h = TessBaseAPIGetHOCRText(api, 0) {
+            hocrText = String(cString: h)
+            TessDeleteText(h)
+        }
+        var tsvText: String?
+        if tsv, let s = TessBaseAPIGetTsvText(api, 0) {
+            tsvText = String(cString: s)
+            TessDeleteText(s)
+        }
+        let mean = words.isEmpty ? 0 : words.reduce(0) { $0 + $1.confidence } / Double(words.count)
+        return PageText(text: text, meanConfidence: mean, words: words, width: image.width, height: image.height,
+                        hocr: hocrText, tsv: tsvText)
+    }
+}

@@ -1,0 +1,120 @@
+@preconcurrency import CTesseract
+import Foundation
+
+/// An OCR input or engine problem, naming the file. ``kind`` is stable (JSON, exit codes).
+public struct OCRError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Codable {
+        case notFound = "not_found"
+        /// Not an image Leptonica can read, empty, or corrupt/truncated.
+        case unreadable
+        /// Larger than the pixel limit (refused from the header, before decoding).
+        case tooLarge = "too_large"
+        /// Zero width or height.
+        case emptyImage = "empty_image"
+        /// Tesseract could not start (language data missing) or failed on a page.
+        case engineFailed = "engine_failed"
+    }
+
+    public let kind: Kind
+    public let path: String
+    public let detail: String
+
+    public init(_ kind: Kind, path: String, _ detail: String) {
+        self.kind = kind
+        self.path = path
+        self.detail = detail
+    }
+
+    public var description: String { "\(path): \(detail)" }
+}
+
+/// A Leptonica image. Owns its `PIX*` and destroys it on deinit.
+public final class LeptImage: @unchecked Sendable {
+    let pix: UnsafeMutablePointer<Pix>
+
+    /// Takes ownership of `pix`.
+    init(_ pix: UnsafeMutablePointer<Pix>) { self.pix = pix }
+
+    deinit {
+        var p: UnsafeMutablePointer<Pix>? = pix
+        pixDestroy(&p)
+    }
+
+    public var width: Int { Int(pixGetWidth(pix)) }
+    public var height: Int { Int(pixGetHeight(pix)) }
+    public var depth: Int { Int(pixGetDepth(pix)) }
+    /// Resolution from the file's metadata (0 when absent).
+    public var resolution: Int { Int(pixGetXRes(pix)) }
+
+    /// Wraps a new PIX returned by a Leptonica call, or fails with `what`.
+    static func make(_ pix: UnsafeMutablePointer<Pix>?, _ what: String) throws(OCRError) -> LeptImage {
+        guard let pix else { throw OCRError(.engineFailed, path: "leptonica", "\(what) failed") }
+        return LeptImage(pix)
+    }
+
+    /// Writes a PNG (for debugging and tests).
+    public func writePNG(_ path: String) -> Bool { pixWrite(path, pix, Int32(IFF_PNG)) == 0 }
+}
+
+/// Limits for image loading.
+public struct ImageLimits: Sendable {
+    /// Pages above this many pixels are refused from the header, before decoding.
+    public var maxPixels = 100_000_000
+    public var maxPages = 500
+
+    public init(maxPixels: Int = 100_000_000) { self.maxPixels = maxPixels }
+}
+
+public enum ImageLoader {
+    /// Silences Leptonica's stderr messages once (the libraries never print).
+    static let quiet: Void = { _ = setMsgSeverity(Int32(L_SEVERITY_NONE)) }()
+
+    /// Loads every page of an image file (PNG, JPEG, TIFF incl. multi-page, PNM, BMP, WebP, GIF).
+    public static func load(path: String, limits: ImageLimits = .init()) throws(OCRError) -> [LeptImage] {
+        _ = quiet
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw OCRError(.notFound, path: path, "no such file")
+        }
+        if isDirectory.boolValue { throw OCRError(.unreadable, path: path, "is a directory, not an image") }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        if size == 0 { throw OCRError(.unreadable, path: path, "empty file (0 bytes)") }
+        var format: Int32 = 0, w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
+        guard pixReadHeader(path, &format, &w, &h, &bps, &spp, &cmap) == 0 else {
+            throw OCRError(.unreadable, path: path, "not an image format Leptonica reads (or the header is damaged)")
+        }
+        if w <= 0 || h <= 0 { throw OCRError(.emptyImage, path: path, "image is \(w) × \(h) pixels") }
+        try checkSize(Int(w), Int(h), path: path, limits: limits)
+        let isTIFF = (Int32(IFF_TIFF)...Int32(IFF_TIFF_JPEG)).contains(format)
+        if isTIFF {
+            var pages: Int32 = 1
+            if let fp = fopen(path, "rb") {
+                if tiffGetCount(fp, &pages) != 0 { pages = 1 }
+                fclose(fp)
+            }
+            guard pages <= limits.maxPages else { throw OCRError(.tooLarge, path: path, "\(pages) pages (limit \(limits.maxPages))") }
+            var images: [LeptImage] = []
+            for n in 0..<max(1, pages) {
+                guard let p = pixReadTiff(path, n) else {
+                    throw OCRError(.unreadable, path: path, "page \(n + 1) of \(pages) is corrupt or truncated")
+                }
+                let image = LeptImage(p)
+                // Later pages' headers are only known once decoded; check them as soon as they are.
+                try checkSize(image.width, image.height, path: path, limits: limits)
+                images.append(image)
+            }
+            return images
+        }
+        guard let p = pixRead(path) else {
+            throw OCRError(.unreadable, path: path, "corrupt or truncated image data (header says \(w) × \(h))")
+        }
+        return [LeptImage(p)]
+    }
+
+    static func checkSize(_ w: Int, _ h: Int, path: String, limits: ImageLimits) throws(OCRError) {
+        if w * h > limits.maxPixels {
+            throw OCRError(.tooLarge, path: path,
+                           "\(w) × \(h) = \(w * h / 1_000_000) megapixels exceeds the limit of \(limits.maxPixels / 1_000_000) megapixels")
+        }
+    }
+}

@@ -1,0 +1,342 @@
+import Foundation
+
+/// A machine-readable zone (ICAO 9303), parsed and verified.
+public struct MRZ: Sendable, Equatable, Codable {
+    public enum Format: String, Sendable, Codable {
+        /// ID card: 3 lines × 30.
+        case td1 = "TD1"
+        /// 2 lines × 36.
+        case td2 = "TD2"
+        /// Passport: 2 lines × 44.
+        case td3 = "TD3"
+
+        var lineLength: Int { self == .td1 ? 30 : self == .td2 ? 36 : 44 }
+        var lineCount: Int { self == .td1 ? 3 : 2 }
+    }
+
+    /// One check digit: which field, the digit printed and the digit computed.
+    public struct Check: Sendable, Equatable, Codable {
+        public var field: String
+        public var printed: String
+        public var computed: String
+        public var valid: Bool { printed == computed }
+    }
+
+    public var format: Format
+    /// The lines after repair.
+    public var lines: [String]
+    public var documentCode: String
+    public var issuer: String
+    public var surname: String
+    public var givenNames: String
+    public var documentNumber: String
+    public var nationality: String
+    /// ISO 8601 (YYYY-MM-DD), or nil when the field is not a valid date.
+    public var dateOfBirth: String?
+    public var sex: String
+    public var expiryDate: String?
+    public var optionalData: String
+    /// Structural problems (a malformed country code, an impossible date, an unknown sex…).
+    public var problems: [String]
+    public var checks: [Check]
+    /// Characters changed by repair, e.g. "line 2 col 14: O→0".
+    public var repairs: [String]
+    /// Every check digit (composite included) verifies and the structure is sound. Never true otherwise.
+    public var valid: Bool { !checks.isEmpty && checks.allSatisfy(\.valid) && problems.isEmpty }
+}
+
+public enum MRZParser {
+    /// ICAO 9303 check digit: weights 7, 3, 1; digits their value, A–Z 10–35, `<` 0.
+    public static func checkDigit<S: StringProtocol>(_ s: S) -> Character {
+        var sum = 0
+        for (i, c) in s.enumerated() { sum += value(c) * [7, 3, 1][i % 3] }
+        return Character(String(sum % 10))
+    }
+
+    static func value(_ c: Character) -> Int {
+        if let d = c.wholeNumberValue, c.isASCII { return d }
+        if let a = c.asciiValue, a >= 65 && a <= 90 { return Int(a) - 55 }
+        return 0
+    }
+
+    /// Finds MRZ lines among OCR text lines: runs of `A–Z0–9<` (after normalising common OCR
+    /// confusions) of MRZ length, consecutive, in a known format.
+    public static func find(in lines: [String]) -> (format: MRZ.Format, lines: [String])? {
+        let candidates = lines.map(normalise)
+        for format in [MRZ.Format.td3, .td2, .td1] {
+            let n = format.lineCount, len = format.lineLength
+            guard candidates.count >= n else { continue }
+            for start in stride(from: candidates.count - n, through: 0, by: -1) {
+                let group = Array(candidates[start..<(start + n)])
+                // Allow a few characters of slack: OCR often gets runs of '<' the wrong length.
+                if group.allSatisfy({ abs($0.count - len) <= 3 && $0.count >= 20 && isMRZLike($0) }) {
+                    if format == .td2 && group.contains(where: { $0.count > 39 }) { continue }
+                    if format == .td3 && group.contains(where: { $0.count < 41 }) { continue }
+                    return (format, group)
+                }
+            }
+        }
+        return nil
+    }
+
+    static func isMRZLike(_ s: String) -> Bool {
+        let allowed = s.filter { $0.isASCII && ($0.isUppercase || $0.isNumber || $0 == "<") }.count
+        return allowed == s.count && s.contains("<")
+    }
+
+    /// Upper-cases, drops spaces, and maps characters OCR substitutes for the filler `<`: the stock
+    /// model often reads `<` as `K`, so runs of K and < with at least two Ks become filler (a
+    /// name's single K next to a filler is left alone).
+    static func normalise(_ line: String) -> String {
+        var s = line.uppercased().filter { !$0.isWhitespace }
+        for (bad, good) in [("«", "<<"), ("‹", "<"), ("(", "<"), ("[", "<"), ("{", "<")] {
+            s = s.replacingOccurrences(of: bad, with: good)
+        }
+        var chars = Array(s)
+        var i = 0
+        while i < chars.count {
+            guard chars[i] == "K" || chars[i] == "<" else { i += 1; continue }
+            var j = i
+            while j < chars.count && (chars[j] == "K" || chars[j] == "<") { j += 1 }
+            let ks = chars[i..<j].filter { $0 == "K" }.count
+            if ks >= 2 && j - i >= 3 { for k in i..<j { chars[k] = "<" } }
+            i = j
+        }
+        return String(chars)
+    }
+
+    /// Parses and verifies MRZ lines, repairing OCR confusions guided by each field's type and its
+    /// check digit. Returns nil only when the lines cannot be an MRZ of `format`.
+    public static func parse(_ raw: [String], format: MRZ.Format) -> MRZ? {
+        guard raw.count == format.lineCount else { return nil }
+        var repairs: [String] = []
+        var lines = raw.enumerated().map { i, l in fitLength(normalise(l), format: format, line: i, repairs: &repairs) }
+        // Field layout: (line, range, type).
+        let layout = fields(format)
+        for f in layout {
+            var chars = Array(lines[f.line])
+            for i in f.range where i < chars.count {
+                let fixed = f.type == .numeric ? toDigit(chars[i]) : f.type == .alpha ? toLetter(chars[i]) : chars[i]
+                if fixed != chars[i] {
+                    repairs.append("line \(f.line + 1) col \(i + 1): \(chars[i])→\(fixed)")
+                    chars[i] = fixed
+                }
+            }
+            lines[f.line] = String(chars)
+        }
+        // Alphanumeric fields with a check digit: try the usual confusions until the digit verifies,
+        // but only when the check digit itself was read as a digit (a digit we produced by
+        // repair cannot also be the evidence for another repair).
+        for (line, range, digitAt, name) in checkedAlphanumeric(format) where raw[line].count == format.lineLength
+            && Array(normalise(raw[line]))[digitAt].isNumber
+        {
+            let chars = Array(lines[line])
+            let field = String(chars[range])
+            if checkDigit(field) != chars[digitAt], let fixed = repairByCheckDigit(field, digit: chars[digitAt]) {
+                repairs.append("line \(line + 1) \(name): \(field)→\(fixed)")
+                var c = chars
+                c.replaceSubrange(range, with: Array(fixed))
+                lines[line] = String(c)
+            }
+        }
+        return build(format: format, lines: lines, repairs: repairs)
+    }
+
+    enum FieldType { case alpha, numeric, any }
+
+    static func fields(_ f: MRZ.Format) -> [(line: Int, range: Range<Int>, type: FieldType)] {
+        switch f {
+        case .td3:
+            return [(0, 2..<5, .alpha), (1, 9..<10, .numeric), (1, 10..<13, .alpha), (1, 13..<20, .numeric),
+                    (1, 21..<28, .numeric), (1, 42..<44, .numeric)]
+        case .td2:
+            return [(0, 2..<5, .alpha), (1, 9..<10, .numeric), (1, 10..<13, .alpha), (1, 13..<20, .numeric),
+                    (1, 21..<28, .numeric), (1, 35..<36, .numeric)]
+        case .td1:
+            return [(0, 2..<5, .alpha), (0, 14..<15, .numeric), (1, 0..<7, .numeric), (1, 8..<15, .numeric),
+                    (1, 15..<18, .alpha), (1, 29..<30, .numeric)]
+        }
+    }
+
+    static func checkedAlphanumeric(_ f: MRZ.Format) -> [(Int, Range<Int>, Int, String)] {
+        switch f {
+        case .td3, .td2: return [(1, 0..<9, 9, "document number")]
+        case .td1: return [(0, 5..<14, 14, "document number")]
+        }
+    }
+
+    /// Makes a line exactly the format's length. OCR most often gets runs of `<` wrong, so extra or
+    /// missing characters are taken from (or added to) the longest filler run.
+    static func fitLength(_ s: String, format: MRZ.Format, line: Int, repairs: inout [String]) -> String {
+        let len = format.lineLength
+        guard s.count != len else { return s }
+        var chars = Array(s)
+        let original = s.count
+        // Find the longest run of '<'.
+        var bestStart = chars.count, bestLength = 0, i = 0
+        while i < chars.count {
+            if chars[i] == "<" {
+                var j = i
+                while j < chars.count && chars[j] == "<" { j += 1 }
+                if j - i > bestLength { bestStart = i; bestLength = j - i }
+                i = j
+            } else { i += 1 }
+        }
+        if chars.count > len {
+            let excess = chars.count - len
+            if bestLength > excess { chars.removeSubrange(bestStart..<(bestStart + excess)) } else { chars = Array(chars.prefix(len)) }
+        } else {
+            let missing = len - chars.count
+            let at = bestLength > 0 ? bestStart : chars.count
+            chars.insert(contentsOf: Array(repeating: "<", count: missing), at: at)
+        }
+        repairs.append("line \(line + 1): length \(original)→\(len)")
+        return String(chars)
+    }
+
+    static func toDigit(_ c: Character) -> Character {
+        switch c {
+        case "O", "Q", "D", "U": "0"
+        case "I", "L", "T": "1"
+        case "Z": "2"
+        case "A": "4"
+        case "S": "5"
+        case "G", "b": "6"
+        case "B": "8"
+        case "<": "<"
+        default: c
+        }
+    }
+
+    static func toLetter(_ c: Character) -> Character {
+        switch c {
+        case "0": "O"
+        case "1": "I"
+        case "2": "Z"
+        case "4": "A"
+        case "5": "S"
+        case "6": "G"
+        case "8": "B"
+        default: c
+        }
+    }
+
+    /// Tries single and double substitutions of confusable characters until the check digit matches;
+    /// returns the repair only if exactly one candidate matches (never guesses between several).
+    static func repairByCheckDigit(_ field: String, digit: Character) -> String? {
+        let swaps: [Character: [Character]] = [
+            "0": ["O", "D", "Q"], "O": ["0", "D", "Q"], "D": ["0", "O"], "Q": ["0", "O"], "1": ["I", "L"], "I": ["1", "L"],
+            "L": ["1", "I"], "2": ["Z"], "Z": ["2"], "5": ["S"], "S": ["5"], "8": ["B"], "B": ["8"], "6": ["G"],
+            "G": ["6"], "4": ["A"], "A": ["4"], "<": ["K"], "K": ["<"], "7": ["T"], "T": ["7"],
+        ]
+        let chars = Array(field)
+        var found: Set<String> = []
+        for i in chars.indices {
+            for a in swaps[chars[i]] ?? [] {
+                var c = chars
+                c[i] = a
+                if checkDigit(String(c)) == digit { found.insert(String(c)) }
+                for j in (i + 1)..<max(i + 1, chars.count) {
+                    for b in swaps[chars[j]] ?? [] {
+                        var d = c
+                        d[j] = b
+                        if checkDigit(String(d)) == digit { found.insert(String(d)) }
+                    }
+                }
+            }
+        }
+        // Single substitutions are far more likely than double; prefer them when unique.
+        let single = found.filter { zip($0, chars).filter { $0 != $1 }.count == 1 }
+        if single.count == 1 { return single.first }
+        return found.count == 1 ? found.first : nil
+    }
+
+    /// Structure beyond the check digits: codes are letters (with trailing filler), dates are
+    /// calendar dates, sex is M, F, X or <.
+    static func problems(_ m: MRZ, birth: String, expiry: String) -> [String] {
+        var p: [String] = []
+        func country(_ s: String) -> Bool { s.range(of: "^[A-Z]{1,3}<{0,2}$", options: .regularExpression) != nil && s.count == 3 }
+        let l = m.lines.map(Array.init)
+        let issuer = String(l[0][2..<5])
+        let nationality = m.format == .td1 ? String(l[1][15..<18]) : String(l[1][10..<13])
+        if !(l[0][0].isLetter) { p.append("document code does not start with a letter") }
+        if !country(issuer) { p.append("issuing state '\(issuer)' is not a country code") }
+        if !country(nationality) { p.append("nationality '\(nationality)' is not a country code") }
+        if m.dateOfBirth == nil && birth != "<<<<<<" { p.append("date of birth '\(birth)' is not a date") }
+        if m.expiryDate == nil { p.append("expiry date '\(expiry)' is not a date") }
+        if !["M", "F", "X"].contains(m.sex) { p.append("sex '\(m.sex)' is not M, F or <") }
+        return p
+    }
+
+    static func build(format: MRZ.Format, lines: [String], repairs: [String]) -> MRZ? {
+        let l = lines.map(Array.init)
+        func s(_ line: Int, _ r: Range<Int>) -> String { String(l[line][r]) }
+        func c(_ line: Int, _ i: Int) -> String { String(l[line][i]) }
+        var checks: [MRZ.Check] = []
+        func check(_ name: String, _ data: String, _ printed: String) {
+            checks.append(MRZ.Check(field: name, printed: printed, computed: String(checkDigit(data))))
+        }
+        let name: String
+        var result: MRZ
+        switch format {
+        case .td3, .td2:
+            name = s(0, 5..<format.lineLength)
+            let number = s(1, 0..<9), dob = s(1, 13..<19), exp = s(1, 21..<27)
+            check("document_number", number, c(1, 9))
+            check("date_of_birth", dob, c(1, 19))
+            check("expiry_date", exp, c(1, 27))
+            var optional = ""
+            if format == .td3 {
+                optional = s(1, 28..<42)
+                check("optional_data", optional, c(1, 42))
+                check("composite", s(1, 0..<10) + s(1, 13..<20) + s(1, 21..<43), c(1, 43))
+            } else {
+                optional = s(1, 28..<35)
+                check("composite", s(1, 0..<10) + s(1, 13..<20) + s(1, 21..<35), c(1, 35))
+            }
+            let (surname, given) = splitName(name)
+            result = MRZ(format: format, lines: lines, documentCode: clean(s(0, 0..<2)), issuer: clean(s(0, 2..<5)),
+                         surname: surname, givenNames: given, documentNumber: clean(number), nationality: clean(s(1, 10..<13)),
+                         dateOfBirth: date(dob, future: false), sex: c(1, 20) == "<" ? "X" : c(1, 20),
+                         expiryDate: date(exp, future: true), optionalData: clean(optional), problems: [], checks: checks,
+                         repairs: repairs)
+        case .td1:
+            let number = s(0, 5..<14), dob = s(1, 0..<6), exp = s(1, 8..<14)
+            check("document_number", number, c(0, 14))
+            check("date_of_birth", dob, c(1, 6))
+            check("expiry_date", exp, c(1, 14))
+            check("composite", s(0, 5..<30) + s(1, 0..<7) + s(1, 8..<15) + s(1, 18..<29), c(1, 29))
+            let (surname, given) = splitName(s(2, 0..<30))
+            result = MRZ(format: format, lines: lines, documentCode: clean(s(0, 0..<2)), issuer: clean(s(0, 2..<5)),
+                         surname: surname, givenNames: given, documentNumber: clean(number), nationality: clean(s(1, 15..<18)),
+                         dateOfBirth: date(dob, future: false), sex: c(1, 7) == "<" ? "X" : c(1, 7),
+                         expiryDate: date(exp, future: true), optionalData: clean(s(0, 15..<30) + s(1, 18..<29)),
+                         problems: [], checks: checks, repairs: repairs)
+        }
+        let birth = format == .td1 ? s(1, 0..<6) : s(1, 13..<19)
+        let expiry = format == .td1 ? s(1, 8..<14) : s(1, 21..<27)
+        result.problems = problems(result, birth: birth, expiry: expiry)
+        return result
+    }
+
+    static func clean(_ s: String) -> String {
+        s.replacingOccurrences(of: "<", with: " ").trimmingCharacters(in: .whitespaces)
+    }
+
+    static func splitName(_ field: String) -> (String, String) {
+        let parts = field.components(separatedBy: "<<")
+        let surname = clean(parts.first ?? "")
+        let given = clean(parts.dropFirst().joined(separator: " ")).split(separator: " ").joined(separator: " ")
+        return (surname, given)
+    }
+
+    /// YYMMDD → ISO date. Birth dates are in the past; expiry years 00–69 are 20xx.
+    static func date(_ yymmdd: String, future: Bool) -> String? {
+        guard yymmdd.count == 6, yymmdd.allSatisfy(\.isNumber) else { return nil }
+        let yy = Int(yymmdd.prefix(2))!, mm = Int(yymmdd.dropFirst(2).prefix(2))!, dd = Int(yymmdd.suffix(2))!
+        guard (1...12).contains(mm), (1...31).contains(dd) else { return nil }
+        let current = Calendar(identifier: .gregorian).component(.year, from: Date()) % 100
+        let century = future ? (yy < 70 ? 2000 : 1900) : (yy <= current ? 2000 : 1900)
+        return String(format: "%04d-%02d-%02d", century + yy, mm, dd)
+    }
+}

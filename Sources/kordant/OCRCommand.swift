@@ -1,0 +1,185 @@
+import ArgumentParser
+import Foundation
+import KordantOCR
+
+extension ExitCodes {
+    static func code(for kind: OCRError.Kind) -> Int32 {
+        switch kind {
+        case .notFound: 10
+        case .unreadable: 41
+        case .tooLarge: 42
+        case .emptyImage: 43
+        case .engineFailed: 44
+        }
+    }
+}
+
+extension DocumentKind: ExpressibleByArgument {}
+
+/// JSON shapes of `kordant ocr` (stable keys).
+struct OCRJSON {
+    struct Box: Encodable {
+        let x, y, width, height: Int
+        init(_ b: BoundingBox) { x = b.x; y = b.y; width = b.width; height = b.height }
+    }
+    struct FieldJSON: Encodable {
+        let value: FieldValue
+        let confidence: Double
+        let box: Box?
+    }
+    struct WordJSON: Encodable {
+        let text: String
+        let confidence: Double
+        let box: Box
+        let block, paragraph, line, word: Int
+    }
+    struct CheckJSON: Encodable {
+        let field, printed, computed: String
+        let valid: Bool
+    }
+    struct MRZJSON: Encodable {
+        let format: String
+        let lines: [String]
+        let valid: Bool
+        let checks: [CheckJSON]
+        let problems: [String]
+        let repairs: [String]
+        let document_code, issuer, surname, given_names, document_number, nationality, sex, optional_data: String
+        let date_of_birth, expiry_date: String?
+    }
+    struct Preprocessing: Encodable {
+        let steps: [String]
+        let rotation: Int
+        let orientation_confidence: Double?
+        let skew_angle, skew_confidence: Double?
+        let scale: Double
+        let text_height: Double?
+        let resolution: Int
+    }
+    struct Page: Encodable {
+        let page: Int
+        let kind: String
+        let text: String
+        let mean_confidence: Double
+        let width, height: Int
+        let preprocessing: Preprocessing
+        let fields: [String: FieldJSON]
+        let mrz: MRZJSON?
+        let visual_zone_agrees: [String: Bool]?
+        let words: [WordJSON]
+    }
+    struct Document: Encodable {
+        let file: String
+        let pages: [Page]
+    }
+
+    static func document(_ d: DocumentResult) -> Document {
+        Document(file: d.path, pages: d.pages.map(page))
+    }
+
+    static func page(_ p: PageResult) -> Page {
+        let r = p.preprocessing
+        func r2(_ f: Float?) -> Double? { f.map { (Double($0) * 100).rounded() / 100 } }
+        return Page(
+            page: p.page, kind: p.kind.rawValue, text: p.text, mean_confidence: p.meanConfidence, width: p.width, height: p.height,
+            preprocessing: Preprocessing(steps: r.steps, rotation: r.rotation, orientation_confidence: r2(r.orientationConfidence),
+                                         skew_angle: r2(r.skewAngle), skew_confidence: r2(r.skewConfidence),
+                                         scale: Output.r3(r.scale), text_height: r.textHeight, resolution: r.resolution),
+            fields: p.fields.mapValues { FieldJSON(value: $0.value, confidence: $0.confidence, box: $0.box.map(Box.init)) },
+            mrz: p.mrz.map { m in
+                MRZJSON(format: m.format.rawValue, lines: m.lines, valid: m.valid,
+                        checks: m.checks.map { CheckJSON(field: $0.field, printed: $0.printed, computed: $0.computed, valid: $0.valid) },
+                        problems: m.problems, repairs: m.repairs, document_code: m.documentCode, issuer: m.issuer, surname: m.surname,
+                        given_names: m.givenNames, document_number: m.documentNumber, nationality: m.nationality, sex: m.sex,
+                        optional_data: m.optionalData, date_of_birth: m.dateOfBirth, expiry_date: m.expiryDate)
+            },
+            visual_zone_agrees: p.visualZoneAgreement,
+            words: p.words.map { WordJSON(text: $0.text, confidence: (($0.confidence * 10).rounded()) / 10, box: Box($0.box),
+                                          block: $0.block, paragraph: $0.paragraph, line: $0.line, word: $0.word) })
+    }
+}
+
+struct OCR: ParsableCommand {
+    enum Format: String, ExpressibleByArgument, CaseIterable { case json, text, tsv, hocr }
+
+    static let configuration = CommandConfiguration(
+        abstract: "OCR scans (PNG, JPEG, TIFF incl. multi-page, PNM, BMP, WebP) and extract deed, ID (MRZ) and opt-out fields.",
+        discussion: """
+            Preprocessing (on by default, reported per page): grayscale, background flattening, \
+            rescaling small text, orientation (Tesseract OSD), deskew. JSON output is one line per \
+            file; a file that cannot be read gets {"file", "error"} and the others go on. Runs \
+            Tesseract single-threaded per worker (OMP_THREAD_LIMIT=1) with --jobs workers.
+            """)
+
+    @Argument(help: "Image files.")
+    var files: [String]
+    @Option(name: .long, help: "auto (detect from the text), deed, id or optout.")
+    var kind: String = "auto"
+    @Option(name: .long, help: "json, text, tsv (Tesseract's columns) or hocr.")
+    var format: Format = .json
+    @Option(name: .shortAndLong, help: "Worker threads (default: number of cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Flag(name: .long, help: "OCR the image as loaded, without preprocessing.")
+    var raw = false
+    @Flag(name: .long, inversion: .prefixedNo, help: "Detect page orientation with Tesseract OSD.")
+    var orientation = true
+    @Flag(name: .long, help: "Also binarise with Sauvola (off by default: it did not help on our scans).")
+    var binarize = false
+    @Option(name: .long, help: "Refuse images above this many megapixels (checked from the header).")
+    var maxMegapixels: Int = 100
+    @Flag(name: .long, help: "Include every word with its box in JSON (default: fields and text only).")
+    var words = false
+    @OptionGroup var common: CommonOptions
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("give at least one image") }
+        guard kind == "auto" || DocumentKind(rawValue: kind) != nil else { throw ValidationError("--kind must be auto, deed, id or optout") }
+        guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be 1…256") }
+        guard maxMegapixels >= 1 else { throw ValidationError("--max-megapixels must be positive") }
+    }
+
+    func run() throws {
+        common.bootstrapLogging()
+        var options = OCROptions()
+        options.kind = kind == "auto" ? nil : DocumentKind(rawValue: kind)
+        options.preprocess = raw ? .none : PreprocessOptions()
+        options.preprocess.orientation = !raw && orientation
+        options.preprocess.binarize = binarize
+        options.limits = ImageLimits(maxPixels: maxMegapixels * 1_000_000)
+        options.hocr = format == .hocr
+        options.tsv = format == .tsv
+        let engine = OCREngine(jobs: jobs)
+        let results = engine.process(paths: files, options: options)
+        var firstFailure: Int32?
+        for result in results {
+            switch result {
+            case .success(let doc):
+                switch format {
+                case .json:
+                    var d = OCRJSON.document(doc)
+                    if !words { d = OCRJSON.Document(file: d.file, pages: d.pages.map { p in
+                        OCRJSON.Page(page: p.page, kind: p.kind, text: p.text, mean_confidence: p.mean_confidence, width: p.width,
+                                     height: p.height, preprocessing: p.preprocessing, fields: p.fields, mrz: p.mrz,
+                                     visual_zone_agrees: p.visual_zone_agrees, words: [])
+                    }) }
+                    Output.printJSON(d)
+                case .text: print(doc.pages.map(\.text).joined(separator: "\u{0C}\n"), terminator: "")
+                case .tsv: print(doc.pages.compactMap(\.tsv).joined(), terminator: "")
+                case .hocr: print(doc.pages.compactMap(\.hocr).joined(), terminator: "")
+                }
+            case .failure(let error):
+                if format == .json { Output.printJSON(ErrorLine(file: error.path, error: .init(code: error.kind.rawValue, message: error.detail))) }
+                FileHandle.standardError.write(Data("kordant: error: \(error.path): \(error.detail) [\(error.kind.rawValue)]\n".utf8))
+                firstFailure = firstFailure ?? ExitCodes.code(for: error.kind)
+            }
+        }
+        if let firstFailure { throw ExitCode(firstFailure) }
+    }
+}
+
+/// `{"file", "error": {"code", "message"}}`: one failed file in JSON Lines output.
+struct ErrorLine: Encodable {
+    struct Detail: Encodable { let code, message: String }
+    let file: String
+    let error: Detail
+}
