@@ -64,15 +64,20 @@ public final class OCRWorker {
         var (prepared, report) = try Preprocessor.run(image, options: o.preprocess, osd: o.preprocess.orientation ? osd : nil)
         let mode: PageSegmentation = o.kind == .id ? .sparse : .auto
         var page = try text.recognize(prepared, resolution: report.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv)
-        // OSD cannot judge small cards with little text. An upside-down page reads as low-confidence
-        // garbage, so when OSD did not turn the page and confidence is poor, try it the other way up.
-        if o.preprocess.orientation && report.rotation == 0 && page.meanConfidence < 70 {
-            let flipped = try LeptImage.make(pixRotateOrth(prepared.pix, 2), "rotation")
-            let again = try text.recognize(flipped, resolution: report.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv)
-            if again.meanConfidence > page.meanConfidence + 10 && again.words.count * 2 >= page.words.count {
-                (prepared, page) = (flipped, again)
-                report.rotation = 180
-                report.steps.append("orientation-retry")
+        // OSD misjudges small cards with little text, both ways. A page the wrong way up reads as
+        // low-confidence garbage, so when confidence is poor, also read it turned by 180° (and, if
+        // OSD turned it, as it came) and keep the clearly better reading.
+        if o.preprocess.orientation && page.meanConfidence < 70 {
+            var alternatives = [2]
+            if report.rotation != 0 { alternatives.append((4 - report.rotation / 90) % 4) }
+            for quads in alternatives {
+                let turned = try LeptImage.make(pixRotateOrth(prepared.pix, Int32(quads)), "rotation")
+                let again = try text.recognize(turned, resolution: report.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv)
+                if again.meanConfidence > page.meanConfidence + 10 && again.words.count * 2 >= page.words.count {
+                    (prepared, page) = (turned, again)
+                    report.rotation = (report.rotation + quads * 90) % 360
+                    report.steps.append("orientation-retry")
+                }
             }
         }
         let lines = TextLine.group(page.words)

@@ -97,7 +97,8 @@ enum Preprocessor {
             if let binary = pixConvertTo1(image.pix, 160) {
                 var b: UnsafeMutablePointer<Pix>? = binary
                 var angle: Float = 0, conf: Float = 0
-                if pixFindSkew(binary, &angle, &conf) == 0 {
+                // ±12° sweep: Leptonica's default ±7° reports zero confidence for pages at the edge of it.
+                if pixFindSkewSweepAndSearch(binary, &angle, &conf, 4, 2, 12, 1, 0.01) == 0 {
                     report.skewAngle = angle
                     report.skewConfidence = conf
                     if conf >= 2.5 && abs(angle) >= 0.1 {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KordantOCR
+import Logging
 
 extension ExitCodes {
     static func code(for kind: OCRError.Kind) -> Int32 {
@@ -148,6 +149,8 @@ struct OCR: ParsableCommand {
         options.limits = ImageLimits(maxPixels: maxMegapixels * 1_000_000)
         options.hocr = format == .hocr
         options.tsv = format == .tsv
+        let logger = Logger(label: "kordant.ocr")
+        logger.debug("OpenMP thread limit \(OpenMPGuard.threadLimit().map(String.init) ?? "n/a"), \(jobs) workers")
         let engine = OCREngine(jobs: jobs)
         let results = engine.process(paths: files, options: options)
         var firstFailure: Int32?

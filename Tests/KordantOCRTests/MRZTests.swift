@@ -1,0 +1,129 @@
+@testable import KordantOCR
+import Testing
+
+/// ICAO 9303 specimen MRZs (Part 4–6 examples, "Utopia", Anna Maria Eriksson).
+enum Specimen {
+    static let td3 = ["P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10"]
+    static let td2 = ["I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<", "D231458907UTO7408122F1204159<<<<<<<6"]
+    static let td1 = ["I<UTOD231458907<<<<<<<<<<<<<<<", "7408122F1204159UTO<<<<<<<<<<<6", "ERIKSSON<<ANNA<MARIA<<<<<<<<<<"]
+}
+
+@Suite struct MRZTests {
+    @Test func checkDigitsUseWeights731() {
+        #expect(MRZParser.checkDigit("L898902C3") == "6")
+        #expect(MRZParser.checkDigit("740812") == "2")
+        #expect(MRZParser.checkDigit("120415") == "9")
+        #expect(MRZParser.checkDigit("ZE184226B<<<<<") == "1")
+        #expect(MRZParser.checkDigit("D23145890") == "7")
+        #expect(MRZParser.checkDigit("<<<<<<") == "0")
+    }
+
+    @Test func specimensParseAndVerify() throws {
+        let p = try #require(MRZParser.parse(Specimen.td3, format: .td3))
+        #expect(p.valid && p.repairs.isEmpty)
+        #expect(p.documentCode == "P" && p.issuer == "UTO" && p.surname == "ERIKSSON" && p.givenNames == "ANNA MARIA")
+        #expect(p.documentNumber == "L898902C3" && p.nationality == "UTO" && p.sex == "F")
+        #expect(p.dateOfBirth == "1974-08-12" && p.expiryDate == "2012-04-15" && p.optionalData == "ZE184226B")
+        #expect(p.checks.map(\.field) == ["document_number", "date_of_birth", "expiry_date", "optional_data", "composite"])
+
+        let d = try #require(MRZParser.parse(Specimen.td2, format: .td2))
+        #expect(d.valid && d.documentNumber == "D23145890" && d.surname == "ERIKSSON")
+
+        let c = try #require(MRZParser.parse(Specimen.td1, format: .td1))
+        #expect(c.valid && c.documentNumber == "D23145890" && c.givenNames == "ANNA MARIA" && c.dateOfBirth == "1974-08-12")
+        #expect(c.checks.count == 4)
+    }
+
+    @Test func findLocatesEachFormatAmongOtherLines() throws {
+        let page = ["UTOPIA PASSPORT", "Surname", "ERIKSSON"] + Specimen.td3
+        let found = try #require(MRZParser.find(in: page))
+        #expect(found.format == .td3 && found.lines == Specimen.td3)
+        #expect(MRZParser.find(in: ["IDENTITY CARD"] + Specimen.td1)?.format == .td1)
+        #expect(MRZParser.find(in: Specimen.td2)?.format == .td2)
+        #expect(MRZParser.find(in: ["no machine readable zone here", "just text"]) == nil)
+    }
+
+    /// OCR confusions in fields of known type are repaired and the result verifies.
+    @Test func typedRepairs() throws {
+        // 0/O, 1/I, 8/B, 5/S swapped in numeric and alphabetic positions; '<' read as K; spaces.
+        let noisy = ["P<UT0ERIKSSON<<ANNA<MARIA<<<<<<KKKKK<<<<<<<<",
+                     "L898902C36UT07408I22F12O4159ZE184226B<<<<<1O"]
+        let p = try #require(MRZParser.parse(noisy, format: .td3))
+        #expect(p.valid, "\(p.checks) \(p.problems)")
+        #expect(p.lines == Specimen.td3)
+        #expect(!p.repairs.isEmpty)
+    }
+
+    @Test func fillerRunsOfWrongLengthAreFixed() throws {
+        let short = ["P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<", Specimen.td3[1]]       // 3 '<' missing
+        let long = [Specimen.td1[0] + "<<", Specimen.td1[1], Specimen.td1[2]]
+        #expect(try #require(MRZParser.parse(short, format: .td3)).lines == Specimen.td3)
+        #expect(try #require(MRZParser.parse(long, format: .td1)).valid)
+    }
+
+    /// A document number misread as a confusable character is repaired only through its check digit.
+    @Test func checkDigitGuidedRepair() throws {
+        var lines = Specimen.td3
+        lines[1] = "L8989O2C3" + lines[1].dropFirst(9)    // 0 read as O in the alphanumeric document number
+        let p = try #require(MRZParser.parse(lines, format: .td3))
+        #expect(p.valid && p.documentNumber == "L898902C3")
+    }
+
+    /// Any wrong digit that no repair explains leaves the MRZ invalid, with the failing check named.
+    @Test(arguments: [(1, 16), (1, 24), (1, 43), (1, 3)])
+    func corruptionIsNeverReportedValid(line: Int, column: Int) throws {
+        var lines = Specimen.td3
+        var chars = Array(lines[line])
+        chars[column] = chars[column] == "7" ? "3" : "7"
+        lines[line] = String(chars)
+        let p = try #require(MRZParser.parse(lines, format: .td3))
+        #expect(!p.valid)
+        #expect(p.checks.contains { !$0.valid })
+    }
+
+    @Test func structuralProblemsInvalidate() throws {
+        var lines = Specimen.td1
+        lines[1] = "7413122F1204159UTO<<<<<<<<<<<6"       // month 13
+        let p = try #require(MRZParser.parse(lines, format: .td1))
+        #expect(!p.valid)
+        #expect(p.dateOfBirth == nil)
+        #expect(p.problems.contains { $0.contains("date of birth") })
+    }
+
+    @Test func namesKeepTheirKs() {
+        #expect(MRZParser.normalise("KIRK<<JOHN<<<<") == "KIRK<<JOHN<<<<")
+        #expect(MRZParser.normalise("ANNA<<<KKKK<K<<") == "ANNA<<<<<<<<<<<")
+    }
+}
+
+@Suite struct FieldParsingTests {
+    @Test func datesAndAmounts() {
+        #expect(FieldExtractor.isoDate("March 14, 2023") == .text("2023-03-14"))
+        #expect(FieldExtractor.isoDate("11/02/2021") == .text("2021-11-02"))
+        #expect(FieldExtractor.isoDate("2024-06-03") == .text("2024-06-03"))
+        #expect(FieldExtractor.isoDate("14 March 2023") == .text("2023-03-14"))
+        #expect(FieldExtractor.isoDate("13/45/2021") == nil)
+        #expect(FieldExtractor.amount("$385,000.00") == .number(385_000))
+        #expect(FieldExtractor.state("Texas") == .text("TX") && FieldExtractor.state("AZ") == .text("AZ"))
+        #expect(FieldExtractor.state("Utopia") == nil)
+    }
+
+    @Test func kindDetection() {
+        #expect(FieldExtractor.detectKind("WARRANTY DEED Grantor: X Grantee: Y APN: 1") == .deed)
+        #expect(FieldExtractor.detectKind("PASSPORT Surname Given names Date of birth") == .id)
+        #expect(FieldExtractor.detectKind("Please remove my personal information. Opt-Out Request") == .optout)
+        #expect(FieldExtractor.detectKind("a shopping list: eggs, milk") == .unknown)
+    }
+
+    /// A field carries the union box and mean confidence of the words it came from.
+    @Test func fieldBoxesComeFromWords() throws {
+        func w(_ t: String, _ x: Int, _ c: Double) -> Word {
+            Word(text: t, confidence: c, box: BoundingBox(x: x, y: 10, width: 40, height: 20), block: 1, paragraph: 1, line: 1, word: 0)
+        }
+        let line = TextLine(words: [w("APN:", 0, 90), w("042-118-07", 50, 80)])
+        let f = try #require(FieldExtractor.deed([line])["parcel_number"])
+        #expect(f.value == .text("042-118-07"))
+        #expect(f.box == BoundingBox(x: 50, y: 10, width: 40, height: 20))
+        #expect(f.confidence == 80)
+    }
+}
