@@ -195,8 +195,9 @@ def render_id(doc):
         img = page(3.37, 2.13)       # TD1 card, 85.6 × 54 mm
         title = "IDENTITY CARD"
     d = ImageDraw.Draw(img)
-    small = font(doc["font"], 6.5)
-    label = font(doc["font"], 5)
+    # The card's visual zone is smaller and must end above its three-line MRZ.
+    small = font(doc["font"], 6.5 if doc["kind"] == "td3" else 5.5)
+    label = font(doc["font"], 5 if doc["kind"] == "td3" else 4)
     x = int(0.32 * img.width) if doc["kind"] == "td3" else int(0.36 * img.width)
     d.rectangle([int(0.05 * img.width), int(0.2 * img.height), x - int(0.04 * img.width), int(0.62 * img.height)],
                 outline=0, width=4)
@@ -206,7 +207,7 @@ def render_id(doc):
     entries = [("Surname", p["surname"].upper()), ("Given names", p["given"].upper()),
                ("Nationality", p["nationality"]), ("Date of birth", dob), ("Sex", p["sex"]),
                ("Document no.", p["number"]), ("Date of expiry", exp)]
-    y = int(0.18 * img.height)
+    y = int((0.18 if doc["kind"] == "td3" else 0.14) * img.height)
     lines = [f"UTOPIA {title}"]
     for k, v in entries:
         d.text((x, y), k, font=label, fill=0)
@@ -216,7 +217,9 @@ def render_id(doc):
         lines += [k, v]
     mf = font("ocrb", 9.5 if doc["kind"] == "td3" else 8.5)
     n = len(mrz)
-    y = img.height - int(mf.size * 1.25) * n - int(0.05 * img.height)
+    top = img.height - int(mf.size * 1.25) * n - int(0.05 * img.height)
+    assert y < top, f"{doc['name']}: visual zone ends at {y}, MRZ starts at {top}"
+    y = top
     for line in mrz:
         d.text((int(0.04 * img.width), y), line, font=mf, fill=0)
         y += int(mf.size * 1.25)

@@ -61,22 +61,32 @@ public final class OCRWorker {
     }
 
     public func process(image: LeptImage, index: Int = 1, options o: OCROptions = .init()) throws(OCRError) -> PageResult {
-        var (prepared, report) = try Preprocessor.run(image, options: o.preprocess, osd: o.preprocess.orientation ? osd : nil)
+        var (prepared, report) = try Preprocessor.run(image, options: o.preprocess)
         let mode: PageSegmentation = o.kind == .id ? .sparse : .auto
         var page = try text.recognize(prepared, resolution: report.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv)
-        // OSD misjudges small cards with little text, both ways. A page the wrong way up reads as
-        // low-confidence garbage, so when confidence is poor, also read it turned by 180° (and, if
-        // OSD turned it, as it came) and keep the clearly better reading.
+        // Orientation only when the reading is poor: an upright page reads with high confidence and
+        // never pays for OSD. Otherwise ask OSD (trusted only when confident: it misjudges small
+        // cards with little text), then also try the page turned by 180°, and keep the clearly
+        // better reading.
         if o.preprocess.orientation && page.meanConfidence < 70 {
-            var alternatives = [2]
-            if report.rotation != 0 { alternatives.append((4 - report.rotation / 90) % 4) }
-            for quads in alternatives {
-                let turned = try LeptImage.make(pixRotateOrth(prepared.pix, Int32(quads)), "rotation")
+            var candidates: [Int] = []
+            if let osd, let (degrees, confidence) = osd.orientation(of: prepared, resolution: report.resolution) {
+                report.orientationConfidence = confidence
+                // Tesseract reports how far the text is turned counter-clockwise from upright (a
+                // page fed in turned 90° clockwise reads 90); the rest of the circle undoes it.
+                if degrees != 0 && confidence >= o.preprocess.orientationConfidence { candidates.append((360 - degrees) % 360) }
+            }
+            if !candidates.contains(180) { candidates.append(180) }
+            let upright = prepared
+            for clockwise in candidates {
+                var turned = try Preprocessor.rotate(upright, clockwise: clockwise)
+                var turnedReport = report
+                if clockwise % 180 != 0 && o.preprocess.deskew { turned = try Preprocessor.deskew(turned, report: &turnedReport) }
                 let again = try text.recognize(turned, resolution: report.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv)
                 if again.meanConfidence > page.meanConfidence + 10 && again.words.count * 2 >= page.words.count {
-                    (prepared, page) = (turned, again)
-                    report.rotation = (report.rotation + quads * 90) % 360
-                    report.steps.append("orientation-retry")
+                    (prepared, page, report) = (turned, again, turnedReport)
+                    report.rotation = clockwise
+                    report.steps.append("orientation")
                 }
             }
         }
@@ -120,6 +130,22 @@ public final class OCRWorker {
                 mrzWords = bandLines.filter { l in found.contains(MRZParser.normalise(l.text)) }.flatMap(\.words)
             }
         }
+        // OCR-B template matching: it reads `<` by shape and height where the model guesses K, and
+        // the name line has no check digit to catch that, so a verified glyph reading is preferred
+        // to a verified model reading, and either to an unverified one.
+        if let (format, read) = MRZReader.read(image), let byGlyph = MRZParser.parse(read, format: format) {
+            if parsed == nil || (byGlyph.valid && parsed?.valid != true) {
+                parsed = byGlyph
+            } else if byGlyph.valid, let model = parsed, model.valid, byGlyph.lines != model.lines {
+                // Both verify but differ (in fields no check digit covers): keep the reading the
+                // printed zone agrees with more; on a tie, the glyph reading.
+                func agreement(_ m: MRZ) -> Int {
+                    [("surname", m.surname), ("given_names", m.givenNames), ("nationality", m.nationality)]
+                        .filter { name, value in visual[name]?.value.string.map { normalised($0) == normalised(value) } ?? false }.count
+                }
+                if agreement(byGlyph) >= agreement(model) { parsed = byGlyph }
+            }
+        }
         var fields = visual
         var agreement: [String: Bool]?
         if let mrz = parsed {
@@ -129,8 +155,10 @@ public final class OCRWorker {
                     guard let value, !value.isEmpty else { return }
                     fields[name] = Field(value: .text(value), confidence: from.confidence, box: from.box)
                 }
-                set("surname", mrz.surname)
-                set("given_names", mrz.givenNames)
+                // Names carry no check digit: the visual zone's (printed in an ordinary font, which
+                // the model reads better than OCR-B) wins when it was found.
+                if visual["surname"] == nil { set("surname", mrz.surname) }
+                if visual["given_names"] == nil { set("given_names", mrz.givenNames) }
                 set("document_number", mrz.documentNumber)
                 set("nationality", mrz.nationality)
                 set("date_of_birth", mrz.dateOfBirth)

@@ -147,14 +147,14 @@ public enum MRZParser {
     static func fields(_ f: MRZ.Format) -> [(line: Int, range: Range<Int>, type: FieldType)] {
         switch f {
         case .td3:
-            return [(0, 2..<5, .alpha), (1, 9..<10, .numeric), (1, 10..<13, .alpha), (1, 13..<20, .numeric),
-                    (1, 21..<28, .numeric), (1, 42..<44, .numeric)]
+            return [(0, 2..<5, .alpha), (0, 5..<44, .alpha), (1, 9..<10, .numeric), (1, 10..<13, .alpha),
+                    (1, 13..<20, .numeric), (1, 21..<28, .numeric), (1, 42..<44, .numeric)]
         case .td2:
-            return [(0, 2..<5, .alpha), (1, 9..<10, .numeric), (1, 10..<13, .alpha), (1, 13..<20, .numeric),
-                    (1, 21..<28, .numeric), (1, 35..<36, .numeric)]
+            return [(0, 2..<5, .alpha), (0, 5..<36, .alpha), (1, 9..<10, .numeric), (1, 10..<13, .alpha),
+                    (1, 13..<20, .numeric), (1, 21..<28, .numeric), (1, 35..<36, .numeric)]
         case .td1:
             return [(0, 2..<5, .alpha), (0, 14..<15, .numeric), (1, 0..<7, .numeric), (1, 8..<15, .numeric),
-                    (1, 15..<18, .alpha), (1, 29..<30, .numeric)]
+                    (1, 15..<18, .alpha), (1, 29..<30, .numeric), (2, 0..<30, .alpha)]
         }
     }
 
@@ -251,11 +251,11 @@ public enum MRZParser {
         return found.count == 1 ? found.first : nil
     }
 
-    /// Structure beyond the check digits: codes are letters (with trailing filler), dates are
+    /// Structure beyond the check digits: issuer and nationality are real country codes, dates are
     /// calendar dates, sex is M, F, X or <.
     static func problems(_ m: MRZ, birth: String, expiry: String) -> [String] {
         var p: [String] = []
-        func country(_ s: String) -> Bool { s.range(of: "^[A-Z]{1,3}<{0,2}$", options: .regularExpression) != nil && s.count == 3 }
+        func country(_ s: String) -> Bool { CountryCodes.all.contains(s) }
         let l = m.lines.map(Array.init)
         let issuer = String(l[0][2..<5])
         let nationality = m.format == .td1 ? String(l[1][15..<18]) : String(l[1][10..<13])

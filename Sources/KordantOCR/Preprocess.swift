@@ -50,24 +50,24 @@ public struct PreprocessReport: Sendable, Equatable, Codable {
 }
 
 enum Preprocessor {
-    /// Runs the enabled steps; `osd` detects orientation (nil: no orientation step).
-    static func run(_ input: LeptImage, options o: PreprocessOptions, osd: TesseractHandle?) throws(OCRError) -> (LeptImage, PreprocessReport) {
+    /// Runs the enabled steps that the page needs. Orientation is not decided here: the caller
+    /// reads the page first and only asks OSD when the reading is poor (see `OCRWorker`), so
+    /// upright pages never pay for it.
+    static func run(_ input: LeptImage, options o: PreprocessOptions) throws(OCRError) -> (LeptImage, PreprocessReport) {
         var report = PreprocessReport()
         var image = input
         let sourceResolution = input.resolution >= 70 && input.resolution <= 1200 ? input.resolution : 300
         report.resolution = sourceResolution
-        if o.grayscale || o.deskew || o.normalizeBackground || o.rescale || o.binarize {
-            if image.depth != 8 || pixGetColormap(image.pix) != nil {
-                image = try LeptImage.make(pixConvertTo8(image.pix, 0), "grayscale conversion")
-                report.steps.append("grayscale")
-            }
+        let anyStep = o.grayscale || o.deskew || o.normalizeBackground || o.rescale || o.binarize
+        if anyStep, image.depth != 8 || pixGetColormap(image.pix) != nil {
+            image = try LeptImage.make(pixConvertTo8(image.pix, 0), "grayscale conversion")
+            report.steps.append("grayscale")
         }
-        if o.normalizeBackground {
-            // Flattens uneven lighting (shadows, vignetting) to a uniform background.
-            if let flat = pixBackgroundNormSimple(image.pix, nil, nil) {
-                image = LeptImage(flat)
-                report.steps.append("background")
-            }
+        // Flatten uneven lighting (shadows, vignetting) where the paper is visibly uneven. On evenly
+        // lit pages it changed nothing, and on the noisy ID card it tripled the error.
+        if o.normalizeBackground, backgroundSpread(image) > 25, let flat = pixBackgroundNormSimple(image.pix, nil, nil) {
+            image = LeptImage(flat)
+            report.steps.append("background")
         }
         if o.rescale, let height = capHeight(image) {
             report.textHeight = height
@@ -79,37 +79,8 @@ enum Preprocessor {
                 report.steps.append("rescale")
             }
         }
-        if o.orientation, let osd {
-            if let (degrees, confidence) = osd.orientation(of: image, resolution: report.resolution) {
-                report.orientationConfidence = confidence
-                if degrees != 0 && confidence >= o.orientationConfidence {
-                    // Tesseract reports how far the text is turned counter-clockwise from upright
-                    // (a page fed in turned 90° clockwise reads 90); turning it clockwise by the
-                    // rest of the circle makes it upright.
-                    let clockwise = (360 - degrees) % 360
-                    image = try LeptImage.make(pixRotateOrth(image.pix, Int32(clockwise / 90)), "rotation")
-                    report.rotation = clockwise
-                    report.steps.append("orientation")
-                }
-            }
-        }
         if o.deskew {
-            if let binary = pixConvertTo1(image.pix, 160) {
-                var b: UnsafeMutablePointer<Pix>? = binary
-                var angle: Float = 0, conf: Float = 0
-                // ±12° sweep: Leptonica's default ±7° reports zero confidence for pages at the edge of it.
-                if pixFindSkewSweepAndSearch(binary, &angle, &conf, 4, 2, 12, 1, 0.01) == 0 {
-                    report.skewAngle = angle
-                    report.skewConfidence = conf
-                    if conf >= 2.5 && abs(angle) >= 0.1 {
-                        let rotated = pixRotate(image.pix, angle * .pi / 180, Int32(L_ROTATE_AREA_MAP),
-                                                Int32(L_BRING_IN_WHITE), 0, 0)
-                        image = try LeptImage.make(rotated, "deskew")
-                        report.steps.append("deskew")
-                    }
-                }
-                pixDestroy(&b)
-            }
+            image = try deskew(image, report: &report)
         }
         if o.binarize {
             var out: UnsafeMutablePointer<Pix>?
@@ -121,6 +92,50 @@ enum Preprocessor {
         return (image, report)
     }
 
+    static func deskew(_ image: LeptImage, report: inout PreprocessReport) throws(OCRError) -> LeptImage {
+        guard let binary = pixConvertTo1(image.pix, 160) else { return image }
+        var b: UnsafeMutablePointer<Pix>? = binary
+        defer { pixDestroy(&b) }
+        var angle: Float = 0, conf: Float = 0
+        // ±12° sweep on a 4× reduced image: Leptonica's default ±7° reports zero confidence for
+        // pages at the edge of it.
+        guard pixFindSkewSweepAndSearch(binary, &angle, &conf, 4, 2, 12, 1, 0.01) == 0 else { return image }
+        report.skewAngle = angle
+        report.skewConfidence = conf
+        guard conf >= 2.5 && abs(angle) >= 0.1 else { return image }
+        let rotated = pixRotate(image.pix, angle * .pi / 180, Int32(L_ROTATE_AREA_MAP), Int32(L_BRING_IN_WHITE), 0, 0)
+        report.steps.append("deskew")
+        return try LeptImage.make(rotated, "deskew")
+    }
+
+    /// Spread of the paper's brightness across the page: the brightest pixel (≈ paper) of each
+    /// cell of a 6 × 6 grid on an 8× reduced copy; max − min of those.
+    static func backgroundSpread(_ image: LeptImage) -> Int {
+        guard let small = pixScale(image.pix, 0.125, 0.125) else { return 0 }
+        var s: UnsafeMutablePointer<Pix>? = small
+        defer { pixDestroy(&s) }
+        let w = Int(pixGetWidth(small)), h = Int(pixGetHeight(small))
+        guard pixGetDepth(small) == 8, w >= 12, h >= 12, let data = pixGetData(small) else { return 0 }
+        let wpl = Int(pixGetWpl(small))
+        var brightest: [Int] = []
+        for gy in 0..<6 {
+            for gx in 0..<6 {
+                var best = 0
+                for y in (gy * h / 6)..<((gy + 1) * h / 6) {
+                    let row = data + y * wpl
+                    // 8 bpp: four pixels per 32-bit word, most significant byte first.
+                    for x in (gx * w / 6)..<((gx + 1) * w / 6) { best = max(best, Int((row[x >> 2] >> UInt32(24 - 8 * (x & 3))) & 0xFF)) }
+                }
+                brightest.append(best)
+            }
+        }
+        return (brightest.max() ?? 0) - (brightest.min() ?? 0)
+    }
+
+    /// Turns an image by clockwise quarter turns.
+    static func rotate(_ image: LeptImage, clockwise degrees: Int) throws(OCRError) -> LeptImage {
+        try LeptImage.make(pixRotateOrth(image.pix, Int32((degrees / 90) % 4)), "rotation")
+    }
     /// Median height of letter-sized connected components (a proxy for cap height), or nil.
     static func capHeight(_ image: LeptImage) -> Double? {
         guard let binary = pixConvertTo1(image.pix, 150) else { return nil }
