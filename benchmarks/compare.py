@@ -189,11 +189,26 @@ def ocr():
         with ThreadPoolExecutor(2) as ex:
             return list(ex.map(run, paths))
 
+    def tesserocr_system():
+        # Same two-thread, handle-per-thread loop, in the venv whose tesserocr links Debian's library.
+        script = (
+            "import json,sys,threading,tesserocr\n"
+            "from concurrent.futures import ThreadPoolExecutor\n"
+            "from PIL import Image\n"
+            "local=threading.local()\n"
+            "def run(p):\n"
+            "    if not hasattr(local,'api'): local.api=tesserocr.PyTessBaseAPI(path='/usr/share/tesseract-ocr/5/tessdata')\n"
+            "    local.api.SetImage(Image.open(p)); return local.api.GetUTF8Text()\n"
+            "with ThreadPoolExecutor(2) as ex: print(json.dumps(list(ex.map(run, sys.argv[1:]))))\n")
+        py = os.path.join(HERE, ".venv-tesserocr-system", "bin", "python")
+        return json.loads(subprocess.run([py, "-c", script] + paths, env=env, capture_output=True, text=True, check=True).stdout)
+
     rows = [("kordant ocr --jobs 2 (preprocessing on)", lambda: engine(2)),
             ("kordant ocr --jobs 1", lambda: engine(1)),
             ("tesseract CLI, once per page, sequential", cli_sequential),
             ("tesseract CLI, once per page, 2 at a time", cli_parallel),
-            ("tesserocr, one handle per thread, 2 threads", tesserocr_threads)]
+            ("tesserocr wheel (bundles Tesseract 5.5.4), one handle per thread, 2 threads", tesserocr_threads),
+            ("tesserocr on Debian's libtesseract 5.3.0, one handle per thread, 2 threads", tesserocr_system)]
     results = {}
     for name, fn in rows:
         fn() if name.startswith("tesserocr") else None   # warm-up: handle init outside the measured region is not fair either; first run only loads

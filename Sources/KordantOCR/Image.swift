@@ -85,7 +85,8 @@ public enum ImageLoader {
         }
         if w <= 0 || h <= 0 { throw OCRError(.emptyImage, path: path, "image is \(w) × \(h) pixels") }
         try checkSize(Int(w), Int(h), path: path, limits: limits)
-        let isTIFF = (Int32(IFF_TIFF)...Int32(IFF_TIFF_JPEG)).contains(format)
+        let tiffFormats = [IFF_TIFF, IFF_TIFF_PACKBITS, IFF_TIFF_RLE, IFF_TIFF_G3, IFF_TIFF_G4, IFF_TIFF_LZW, IFF_TIFF_ZIP, IFF_TIFF_JPEG]
+        let isTIFF = tiffFormats.map(Int32.init).contains(format)
         if isTIFF {
             var pages: Int32 = 1
             if let fp = fopen(path, "rb") {
