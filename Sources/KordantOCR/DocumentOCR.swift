@@ -43,12 +43,14 @@ public struct DocumentResult: Sendable, Equatable {
 /// reused for every page it processes. Not thread-safe; ``OCREngine`` gives each thread its own.
 public final class OCRWorker {
     private let text: TesseractHandle
-    private let osd: TesseractHandle?
+    private let orientation: Bool
+    /// Created on first use: most pages never need OSD, and loading its data costs ~0.1 s.
+    private lazy var osd: TesseractHandle? = orientation ? try? TesseractHandle(language: "osd") : nil
 
     public init(language: String = "eng", orientation: Bool = true) throws(OCRError) {
         _ = ImageLoader.quiet
         text = try TesseractHandle(language: language)
-        osd = orientation ? try? TesseractHandle(language: "osd") : nil
+        self.orientation = orientation
     }
 
     public func process(path: String, options: OCROptions = .init()) throws(OCRError) -> DocumentResult {
@@ -63,6 +65,13 @@ public final class OCRWorker {
     public func process(image: LeptImage, index: Int = 1, options o: OCROptions = .init()) throws(OCRError) -> PageResult {
         var (prepared, report) = try Preprocessor.run(image, options: o.preprocess)
         let mode: PageSegmentation = o.kind == .id ? .sparse : .auto
+        // A page that is clearly upside down (more ink below its lines than above) is turned
+        // before the first reading, so it is read once.
+        if o.preprocess.orientation && Preprocessor.uprightness(prepared) < -0.2 {
+            prepared = try Preprocessor.rotate(prepared, clockwise: 180)
+            report.rotation = 180
+            report.steps.append("orientation")
+        }
         var page = try text.recognize(prepared, resolution: report.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv)
         // Orientation only when the reading is poor: an upright page reads with high confidence and
         // never pays for OSD. Otherwise ask OSD (trusted only when confident: it misjudges small
@@ -84,9 +93,10 @@ public final class OCRWorker {
                 if clockwise % 180 != 0 && o.preprocess.deskew { turned = try Preprocessor.deskew(turned, report: &turnedReport) }
                 let again = try text.recognize(turned, resolution: report.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv)
                 if again.meanConfidence > page.meanConfidence + 10 && again.words.count * 2 >= page.words.count {
+                    let before = report.rotation
                     (prepared, page, report) = (turned, again, turnedReport)
-                    report.rotation = clockwise
-                    report.steps.append("orientation")
+                    report.rotation = (before + clockwise) % 360
+                    if !report.steps.contains("orientation") { report.steps.append("orientation") }
                 }
             }
         }
@@ -119,8 +129,10 @@ public final class OCRWorker {
             parsed = MRZParser.parse(found, format: format)
             mrzWords = lines.filter { l in found.contains(MRZParser.normalise(l.text)) }.flatMap(\.words)
         }
-        if parsed?.valid != true {
-            // Second chance: the bottom band alone, as a block (MRZ lines are uniform monospace).
+        // OCR-B template matching (Leptonica only, a few milliseconds).
+        let glyphReading = MRZReader.read(image).flatMap { MRZParser.parse($0.1, format: $0.0) }
+        if parsed?.valid != true && glyphReading?.valid != true {
+            // Last chance: the bottom band alone, as a block (MRZ lines are uniform monospace).
             let band = BoundingBox(x: 0, y: image.height * 6 / 10, width: image.width, height: image.height * 4 / 10)
             let page = try text.recognize(image, resolution: resolution, mode: .singleBlock, rectangle: band)
             let bandLines = TextLine.group(page.words)
@@ -133,7 +145,7 @@ public final class OCRWorker {
         // OCR-B template matching: it reads `<` by shape and height where the model guesses K, and
         // the name line has no check digit to catch that, so a verified glyph reading is preferred
         // to a verified model reading, and either to an unverified one.
-        if let (format, read) = MRZReader.read(image), let byGlyph = MRZParser.parse(read, format: format) {
+        if let byGlyph = glyphReading {
             if parsed == nil || (byGlyph.valid && parsed?.valid != true) {
                 parsed = byGlyph
             } else if byGlyph.valid, let model = parsed, model.valid, byGlyph.lines != model.lines {

@@ -15,7 +15,7 @@ public struct PreprocessOptions: Sendable, Hashable, Codable {
     /// with little text score below 3 in either direction, so they are left to the upside-down retry.
     public var orientationConfidence: Float = 5
     /// Target height of capital letters in pixels (~10–12 pt text at 300 DPI).
-    public var targetCapHeight = 30.0
+    public var targetCapHeight = 24.0
 
     public init() {}
 
@@ -130,6 +130,50 @@ enum Preprocessor {
             }
         }
         return (brightest.max() ?? 0) - (brightest.min() ?? 0)
+    }
+
+    /// Evidence that a page is upside down, from the shape of its text lines: in Latin text
+    /// ascenders (b d f h k l t and capitals) far outnumber descenders (g j p q y), so above a
+    /// line's x-height band there is more ink than below it — unless the page is turned by 180°.
+    /// Returns (ink above − ink below) / (above + below) summed over lines: clearly positive for an
+    /// upright page, clearly negative for an upside-down one, near 0 when there is too little text.
+    static func uprightness(_ image: LeptImage) -> Double {
+        guard let binary = pixConvertTo1(image.pix, 150) else { return 0 }
+        var b: UnsafeMutablePointer<Pix>? = binary
+        defer { pixDestroy(&b) }
+        let w = Int(pixGetWidth(binary)), h = Int(pixGetHeight(binary)), wpl = Int(pixGetWpl(binary))
+        guard let data = pixGetData(binary), h > 10 else { return 0 }
+        var rows = [Int](repeating: 0, count: h)
+        for y in 0..<h {
+            let row = data + y * wpl
+            var n = 0
+            for word in 0..<((w + 31) / 32) { n += row[word].nonzeroBitCount }
+            rows[y] = n
+        }
+        var above = 0, below = 0, lines = 0
+        var y = 0
+        while y < h {
+            guard rows[y] > 0 else { y += 1; continue }
+            var end = y
+            while end < h && rows[end] > 0 { end += 1 }
+            // One text line: rows y..<end. Its x-height band is where the density is at least half
+            // the line's peak.
+            let line = rows[y..<end]
+            // A band taller than an eighth of the page is not a text line (a sideways page,
+            // a photo): no evidence either way.
+            if end - y > h / 8 { return 0 }
+            if end - y >= 8, let peak = line.max() {
+                lines += 1
+                let dense = line.indices.filter { rows[$0] * 2 >= peak }
+                if let top = dense.first, let bottom = dense.last {
+                    above += rows[y..<top].reduce(0, +)
+                    below += rows[(bottom + 1)..<end].reduce(0, +)
+                }
+            }
+            y = end
+        }
+        let total = above + below
+        return total < 500 || lines < 5 ? 0 : Double(above - below) / Double(total)
     }
 
     /// Turns an image by clockwise quarter turns.
