@@ -65,13 +65,6 @@ public final class OCRWorker {
     public func process(image: LeptImage, index: Int = 1, options o: OCROptions = .init()) throws(OCRError) -> PageResult {
         var (prepared, report) = try Preprocessor.run(image, options: o.preprocess)
         let mode: PageSegmentation = o.kind == .id ? .sparse : .auto
-        // A page that is clearly upside down (more ink below its lines than above) is turned
-        // before the first reading, so it is read once.
-        if o.preprocess.orientation && Preprocessor.uprightness(prepared) < -0.2 {
-            prepared = try Preprocessor.rotate(prepared, clockwise: 180)
-            report.rotation = 180
-            report.steps.append("orientation")
-        }
         var page = try text.recognize(prepared, resolution: report.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv)
         // Orientation only when the reading is poor: an upright page reads with high confidence and
         // never pays for OSD. Otherwise ask OSD (trusted only when confident: it misjudges small

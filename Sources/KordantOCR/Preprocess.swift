@@ -69,18 +69,29 @@ enum Preprocessor {
             image = LeptImage(flat)
             report.steps.append("background")
         }
-        if o.rescale, let height = capHeight(image) {
+        // One binary copy serves text-height, skew and upside-down measurements (it is redone
+        // only if the page is rescaled).
+        var binary = try LeptImage.make(pixConvertTo1(image.pix, 150), "binarise")
+        if o.rescale, let height = capHeight(binary) {
             report.textHeight = height
             if height < o.targetCapHeight * 0.7 {
                 let factor = min(4, o.targetCapHeight / height)
                 image = try LeptImage.make(pixScale(image.pix, Float(factor), Float(factor)), "rescale")
+                binary = try LeptImage.make(pixConvertTo1(image.pix, 150), "binarise")
                 report.scale = factor
                 report.resolution = Int((Double(sourceResolution) * factor).rounded())
                 report.steps.append("rescale")
             }
         }
+        // Measured before deskewing: a page skewed by a few degrees still shows its lines.
+        let upsideDown = o.orientation && uprightness(binary) < -0.2
         if o.deskew {
-            image = try deskew(image, report: &report)
+            image = try deskew(image, binary: binary, report: &report)
+        }
+        if upsideDown {
+            image = try rotate(image, clockwise: 180)
+            report.rotation = 180
+            report.steps.append("orientation")
         }
         if o.binarize {
             var out: UnsafeMutablePointer<Pix>?
@@ -92,10 +103,11 @@ enum Preprocessor {
         return (image, report)
     }
 
-    static func deskew(_ image: LeptImage, report: inout PreprocessReport) throws(OCRError) -> LeptImage {
-        guard let binary = pixConvertTo1(image.pix, 160) else { return image }
-        var b: UnsafeMutablePointer<Pix>? = binary
-        defer { pixDestroy(&b) }
+    /// Finds the skew on `binary` (a binary copy of `image`; made here when nil) and rotates `image`.
+    static func deskew(_ image: LeptImage, binary given: LeptImage? = nil, report: inout PreprocessReport) throws(OCRError) -> LeptImage {
+        let binaryImage: LeptImage
+        if let given { binaryImage = given } else { binaryImage = try LeptImage.make(pixConvertTo1(image.pix, 150), "binarise") }
+        let binary = binaryImage.pix
         var angle: Float = 0, conf: Float = 0
         // ±12° sweep on a 4× reduced image: Leptonica's default ±7° reports zero confidence for
         // pages at the edge of it.
@@ -137,10 +149,8 @@ enum Preprocessor {
     /// line's x-height band there is more ink than below it — unless the page is turned by 180°.
     /// Returns (ink above − ink below) / (above + below) summed over lines: clearly positive for an
     /// upright page, clearly negative for an upside-down one, near 0 when there is too little text.
-    static func uprightness(_ image: LeptImage) -> Double {
-        guard let binary = pixConvertTo1(image.pix, 150) else { return 0 }
-        var b: UnsafeMutablePointer<Pix>? = binary
-        defer { pixDestroy(&b) }
+    static func uprightness(_ binaryImage: LeptImage) -> Double {
+        let binary = binaryImage.pix
         let w = Int(pixGetWidth(binary)), h = Int(pixGetHeight(binary)), wpl = Int(pixGetWpl(binary))
         guard let data = pixGetData(binary), h > 10 else { return 0 }
         var rows = [Int](repeating: 0, count: h)
@@ -180,11 +190,10 @@ enum Preprocessor {
     static func rotate(_ image: LeptImage, clockwise degrees: Int) throws(OCRError) -> LeptImage {
         try LeptImage.make(pixRotateOrth(image.pix, Int32((degrees / 90) % 4)), "rotation")
     }
-    /// Median height of letter-sized connected components (a proxy for cap height), or nil.
-    static func capHeight(_ image: LeptImage) -> Double? {
-        guard let binary = pixConvertTo1(image.pix, 150) else { return nil }
-        var b: UnsafeMutablePointer<Pix>? = binary
-        defer { pixDestroy(&b) }
+    /// Upper-quartile height of letter-sized connected components of a binary image (a proxy for
+    /// cap height), or nil.
+    static func capHeight(_ binaryImage: LeptImage) -> Double? {
+        let binary = binaryImage.pix
         guard let boxa = pixConnCompBB(binary, 8) else { return nil }
         var ba: UnsafeMutablePointer<Boxa>? = boxa
         defer { boxaDestroy(&ba) }
