@@ -83,12 +83,13 @@ enum Preprocessor {
                 report.steps.append("rescale")
             }
         }
-        // Measured before deskewing: a page skewed by a few degrees still shows its lines.
-        let upsideDown = o.orientation && uprightness(binary) < -0.2
         if o.deskew {
+            let before = image
             image = try deskew(image, binary: binary, report: &report)
+            // Line profiles need level lines: measure a rotated page again.
+            if image !== before { binary = try LeptImage.make(pixConvertTo1(image.pix, 150), "binarise") }
         }
-        if upsideDown {
+        if o.orientation && uprightness(binary) < -0.2 {
             image = try rotate(image, clockwise: 180)
             report.rotation = 180
             report.steps.append("orientation")
