@@ -79,16 +79,16 @@ public final class OCRWorker {
                 if degrees != 0 && confidence >= o.preprocess.orientationConfidence { candidates.append((360 - degrees) % 360) }
             }
             if !candidates.contains(180) { candidates.append(180) }
-            let upright = prepared
+            // Every candidate turns the page as first read; the best reading wins.
+            let (base, baseReport) = (prepared, report)
             for clockwise in candidates {
-                var turned = try Preprocessor.rotate(upright, clockwise: clockwise)
-                var turnedReport = report
+                var turned = try Preprocessor.rotate(base, clockwise: clockwise)
+                var turnedReport = baseReport
                 if clockwise % 180 != 0 && o.preprocess.deskew { turned = try Preprocessor.deskew(turned, report: &turnedReport) }
                 let again = try text.recognize(turned, resolution: report.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv)
                 if again.meanConfidence > page.meanConfidence + 10 && again.words.count * 2 >= page.words.count {
-                    let before = report.rotation
                     (prepared, page, report) = (turned, again, turnedReport)
-                    report.rotation = (before + clockwise) % 360
+                    report.rotation = (baseReport.rotation + clockwise) % 360
                     if !report.steps.contains("orientation") { report.steps.append("orientation") }
                 }
             }

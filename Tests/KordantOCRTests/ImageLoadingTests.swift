@@ -40,3 +40,27 @@ import Testing
         #expect(kind("deed_warranty.clean.png") == nil)
     }
 }
+
+@Suite struct CorruptImageTests {
+    /// Flipped bytes in real PNG, JPEG and TIFF files never crash the loader: each attempt loads
+    /// or throws an OCRError.
+    @Test(arguments: ["optout_form.lowres.png", "passport_td3.noisy.jpg", "optout_both.multipage.tif"])
+    func corruptedBytesNeverCrash(file: String) throws {
+        let original = try Data(contentsOf: URL(fileURLWithPath: ImageLoadingTests.root + "/TestDocuments/" + file))
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next() -> UInt64 {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return state
+        }
+        for trial in 0..<30 {
+            var bytes = [UInt8](original.prefix(trial % 3 == 0 ? original.count / 2 : original.count))
+            for _ in 0..<6 { bytes[Int(next() % UInt64(min(bytes.count, 4096)))] ^= UInt8(truncatingIfNeeded: next() | 1) }
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("corrupt-\(getpid())-\(trial)-\(file)").path
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            do { _ = try ImageLoader.load(path: path) } catch {}
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
+}
