@@ -221,8 +221,8 @@ public final class OCREngine: @unchecked Sendable {
                 if let worker {
                     do throws(OCRError) { r = .success(try worker.process(path: paths[i], options: options)) } catch { r = .failure(error) }
                 } else {
-                    // No engine on this thread: its files fail with the reason.
-                    r = .failure(startError!)
+                    // No engine on this thread: its files fail with the reason, each named.
+                    r = .failure(OCRError(startError!.kind, path: paths[i], startError!.detail))
                 }
                 queue.store(i, r)
                 completed(i, r)

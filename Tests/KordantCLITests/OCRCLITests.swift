@@ -154,6 +154,17 @@ enum OCRRun {
         #expect(try CLI.run(["ocr", "TestDocuments/bad_huge_header.png"]).stderr.contains("megapixels exceeds the limit"))
     }
 
+    /// Without language data the engine cannot start: every file says so, with its own name.
+    @Test func missingLanguageDataIsAnEngineError() throws {
+        let empty = CLI.temporary("no-tessdata")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        var env = ProcessInfo.processInfo.environment
+        env["TESSDATA_PREFIX"] = empty
+        let r = try CLI.run(["ocr", "TestDocuments/optout_form.clean.png"], environment: env)
+        #expect(r.status == 44)
+        #expect(r.stderr.contains("TestDocuments/optout_form.clean.png: cannot load language data 'eng'"), "\(r.stderr)")
+    }
+
     @Test func multipageTIFFGivesEveryPage() throws {
         let r = try CLI.run(["ocr", "TestDocuments/optout_both.multipage.tif"])
         let doc = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
