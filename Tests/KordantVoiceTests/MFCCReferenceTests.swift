@@ -20,6 +20,7 @@ import Testing
             worst = abs(ours.values[i] - reference.values[i])
             at = i
         }
+        print("mfcc-fixture \(fixture.file): max |ours - reference| / max |reference| = \(worst / scale)")
         #expect(worst <= 1e-3 * scale,
                 "\(fixture.file): max error \(worst) at frame \(at / ours.coefficients) coef \(at % ours.coefficients), scale \(scale)")
     }

@@ -39,6 +39,7 @@ struct SpeechTruth: Decodable, Sendable, CustomStringConvertible {
             if truthSpeech == vad.speechFrames[t] { agree += 1 } else if truthSpeech { missed += 1 } else { extra += 1 }
         }
         let accuracy = Double(agree) / Double(vad.speechFrames.count)
+        print("vad \(truth.file): \(accuracy) of frames agree (missed \(missed), extra \(extra))")
         #expect(accuracy >= 0.95, "\(truth.file): \(accuracy) (missed \(missed), extra \(extra) frames; \(vad.segments.map { String(format: "%.2f-%.2f", $0.start, $0.end) }))")
     }
 
@@ -47,6 +48,7 @@ struct SpeechTruth: Decodable, Sendable, CustomStringConvertible {
     func snrWithinThreeDecibels(truth: SpeechTruth) throws {
         let x = try AudioDecoder.load(path: Fixtures.testAudio(truth.file)).samples
         let snr = VoiceActivityDetector.analyse(x).snrDB
+        print("snr \(truth.file): estimated \(snr ?? .nan) dB, mixed at \(truth.snr_db!) dB")
         #expect(snr != nil)
         #expect(abs((snr ?? 0) - truth.snr_db!) <= 3, "\(truth.file): estimated \(snr ?? .nan) dB, mixed at \(truth.snr_db!) dB")
     }
