@@ -21,11 +21,20 @@ let package = Package(
         .library(name: "KordantAudio", targets: ["KordantAudio"]),
         .library(name: "KordantVoice", targets: ["KordantVoice"]),
         .library(name: "KordantOCR", targets: ["KordantOCR"]),
+        .library(name: "KordantAPI", targets: ["KordantAPI"]),
+        .library(name: "KordantClient", targets: ["KordantClient"]),
+        .library(name: "KordantServer", targets: ["KordantServer"]),
+        .library(name: "KordantBatch", targets: ["KordantBatch"]),
         .executable(name: "kordant", targets: ["kordant"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: systemLibraries + [
         // C shim for what Swift cannot express: ALSA's variadic error handler.
@@ -42,10 +51,39 @@ let package = Package(
         .target(
             name: "KordantOCR",
             dependencies: ["CTesseract"]),
+        // The backend contract both sides implement: tRPC envelopes, error codes, procedure types.
+        .target(
+            name: "KordantAPI",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "KordantClient",
+            dependencies: [
+                "KordantAPI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .target(
+            name: "KordantServer",
+            dependencies: [
+                "KordantAPI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // Batch pipelines over folders and manifests, and turning engine results into submissions.
+        .target(
+            name: "KordantBatch",
+            dependencies: [
+                "KordantAudio", "KordantVoice", "KordantOCR", "KordantAPI", "KordantClient",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .executableTarget(
             name: "kordant",
             dependencies: [
-                "KordantAudio", "KordantVoice", "KordantOCR",
+                "KordantAudio", "KordantVoice", "KordantOCR", "KordantAPI", "KordantClient", "KordantServer", "KordantBatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -61,6 +99,14 @@ let package = Package(
         .testTarget(
             name: "KordantCLITests",
             dependencies: ["kordant", "KordantAudio"]),
+        .testTarget(
+            name: "KordantClientTests",
+            dependencies: [
+                "kordant", "KordantAPI", "KordantClient", "KordantServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(
             name: "SystemLibraryTests",
             dependencies: ["CSndfile", "CFFTW", "CALSA", "CSoxr", "CTesseract"]),

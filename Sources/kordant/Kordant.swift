@@ -5,20 +5,29 @@ import KordantOCR
 import Logging
 
 @main
-struct Kordant: ParsableCommand {
+struct Kordant: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kordant",
         abstract: "Kordant Engine: audio, voice and document processing for Kordant's identity protection.",
         discussion: "Exit codes: 0 success; 64 bad arguments; 10-21 input and output errors (see README).",
         version: "0.1.0",
         subcommands: [Info.self, Convert.self, Levels.self, WaveformCommand.self, Record.self, Devices.self, Quality.self, Enroll.self,
-                      Features.self, OCR.self])
+                      Features.self, OCR.self, OutboxCommand.self, Call.self, Serve.self, Token.self])
 
     /// OCR needs OpenMP limited to one thread before libgomp starts (see OpenMPGuard); only that
     /// command pays for the re-exec.
-    static func main() {
-        if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "ocr" { OpenMPGuard.reexecIfNeeded() }
-        main(nil)
+    static func main() async {
+        if CommandLine.arguments.count > 1, ["ocr", "batch"].contains(CommandLine.arguments[1]) { OpenMPGuard.reexecIfNeeded() }
+        do {
+            var command = try parseAsRoot(nil)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
     }
 }
 

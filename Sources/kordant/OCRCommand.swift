@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import KordantOCR
+import KordantBatch
+import KordantClient
 import Logging
 
 extension ExitCodes {
@@ -100,7 +102,7 @@ struct OCRJSON {
     }
 }
 
-struct OCR: ParsableCommand {
+struct OCR: AsyncParsableCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable { case json, text, tsv, hocr }
 
     static let configuration = CommandConfiguration(
@@ -130,16 +132,18 @@ struct OCR: ParsableCommand {
     var maxMegapixels: Int = 100
     @Flag(name: .long, help: "Include every word with its box in JSON (default: fields and text only).")
     var words = false
+    @OptionGroup var submission: SubmitOptions
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give at least one image") }
+        if submission.queueOnly && !submission.submit { throw ValidationError("--queue-only goes with --submit") }
         guard kind == "auto" || DocumentKind(rawValue: kind) != nil else { throw ValidationError("--kind must be auto, deed, id or optout") }
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be 1…256") }
         guard maxMegapixels >= 1 else { throw ValidationError("--max-megapixels must be positive") }
     }
 
-    func run() throws {
+    func run() async throws {
         common.bootstrapLogging()
         var options = OCROptions()
         options.kind = kind == "auto" ? nil : DocumentKind(rawValue: kind)
@@ -154,9 +158,16 @@ struct OCR: ParsableCommand {
         let engine = OCREngine(jobs: jobs)
         let results = engine.process(paths: files, options: options)
         var firstFailure: Int32?
+        var toSubmit: [(OutboxPayload, [OutboxFile])] = []
         for result in results {
             switch result {
             case .success(let doc):
+                if submission.submit {
+                    do { toSubmit.append(try Submissions.scan(doc)) } catch {
+                        FileHandle.standardError.write(Data("kordant: error: \(error)\n".utf8))
+                        firstFailure = firstFailure ?? ExitCodes.clientSetup
+                    }
+                }
                 switch format {
                 case .json:
                     var d = OCRJSON.document(doc)
@@ -175,6 +186,10 @@ struct OCR: ParsableCommand {
                 FileHandle.standardError.write(Data("kordant: error: \(error.path): \(error.detail) [\(error.kind.rawValue)]\n".utf8))
                 firstFailure = firstFailure ?? ExitCodes.code(for: error.kind)
             }
+        }
+        if submission.submit, !toSubmit.isEmpty {
+            let outcome = try await Submitting.submit(toSubmit, client: submission.client, queueOnly: submission.queueOnly)
+            FileHandle.standardError.write(Data((Submitting.describe(outcome, pending: nil) + "\n").utf8))
         }
         if let firstFailure { throw ExitCode(firstFailure) }
     }

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import KordantAudio
 import KordantVoice
+import KordantBatch
+import KordantClient
 
 /// Exit code for a delivered verdict of "fails the quality check" (not an error: the file was
 /// analysed, and the reasons are in the output).
@@ -104,7 +106,16 @@ struct Quality: ParsableCommand {
     }
 }
 
-struct Enroll: ParsableCommand {
+/// `--submit` and friends, for commands whose results go to the backend.
+struct SubmitOptions: ParsableArguments {
+    @Flag(name: .long, help: "Send the result to the backend through the outbox ($KORDANT_HOME): queued durably first, then delivered.")
+    var submit = false
+    @Flag(name: .long, help: "With --submit: only queue; deliver later with `kordant outbox flush`.")
+    var queueOnly = false
+    @OptionGroup(title: "Backend (with --submit)") var client: ClientOptions
+}
+
+struct Enroll: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Enroll a voice from several samples: quality of each, MFCC statistics, voiceprint, consistency.",
         discussion: """
@@ -115,11 +126,15 @@ struct Enroll: ParsableCommand {
 
     @Argument(help: "The samples (any audio format).")
     var files: [String]
+    @Option(name: .long, help: "A label stored with a submitted enrollment.")
+    var label: String?
     @OptionGroup var thresholds: PolicyOptions
+    @OptionGroup var submission: SubmitOptions
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give at least one sample") }
+        if submission.queueOnly && !submission.submit { throw ValidationError("--queue-only goes with --submit") }
     }
 
     struct SampleJSON: Encodable {
@@ -142,11 +157,13 @@ struct Enroll: ParsableCommand {
         let consistency: ConsistencyJSON
     }
 
-    func run() throws {
+    func run() async throws {
         common.bootstrapLogging()
         var passed = true
+        var enrollment: EnrollmentResult?
         try reportingErrors(json: common.json) {
             let r = try Enrollment.enroll(paths: files, policy: thresholds.policy)
+            enrollment = r
             let samples = r.samples.enumerated().map { i, s in
                 let extra = r.consistency.inconsistent.contains(i)
                     ? [("inconsistent_speaker", "This sample does not sound like the others; record it again.")] : []
@@ -168,7 +185,30 @@ struct Enroll: ParsableCommand {
                 if !r.voiceprint.isEmpty { print("voiceprint: \(r.voiceprint.count) values (MFCC mean and std over speech, L2-normalised)") }
             }
         }
+        if submission.submit, let enrollment {
+            if !passed {
+                FileHandle.standardError.write(Data("submit: not submitted: the enrollment did not pass\n".utf8))
+            } else {
+                try await submitEnrollment(enrollment)
+            }
+        }
         if !passed { throw ExitCode(qualityFailedExitCode) }
+    }
+}
+
+extension Enroll {
+    func submitEnrollment(_ r: EnrollmentResult) async throws {
+        let item: (OutboxPayload, [OutboxFile])?
+        do { item = try Submissions.enrollment(r, label: label) } catch {
+            FileHandle.standardError.write(Data("kordant: error: \(error)\n".utf8))
+            throw ExitCode(ExitCodes.clientSetup)
+        }
+        guard let item else {
+            FileHandle.standardError.write(Data("submit: not submitted: a sample has no speech features\n".utf8))
+            return
+        }
+        let outcome = try await Submitting.submit([item], client: submission.client, queueOnly: submission.queueOnly)
+        FileHandle.standardError.write(Data((Submitting.describe(outcome, pending: nil) + "\n").utf8))
     }
 }
 
