@@ -78,6 +78,7 @@ let package = Package(
             name: "KordantBatch",
             dependencies: [
                 "KordantAudio", "KordantVoice", "KordantOCR", "KordantAPI", "KordantClient",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(

@@ -28,6 +28,24 @@ let package = Package(
             ],
             path: "Benchmarks/VoiceBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
+            name: "DocumentBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "KordantOCR", package: "KordantEngine"),
+            ],
+            path: "Benchmarks/DocumentBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
+            name: "BatchBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "KordantBatch", package: "KordantEngine"),
+                .product(name: "KordantVoice", package: "KordantEngine"),
+                .product(name: "KordantAPI", package: "KordantEngine"),
+            ],
+            path: "Benchmarks/BatchBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
     ],
     swiftLanguageModes: [.v6]
 )

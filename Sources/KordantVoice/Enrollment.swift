@@ -40,6 +40,28 @@ public struct EnrollmentResult: Sendable, Equatable {
     public var pass: Bool
 }
 
+/// Enrolls with one MFCC extractor (FFTW plans and buffers) reused for every sample and every
+/// enrollment it processes: a batch worker keeps one. Not thread-safe; give each thread its own.
+public final class Enroller {
+    private let extractor: MFCCExtractor
+
+    public init() throws {
+        extractor = try MFCCExtractor(options: .kaldi())
+    }
+
+    public func enroll(paths: [String], policy: QualityPolicy = .init(), vad: VADOptions = .init()) throws -> EnrollmentResult {
+        guard !paths.isEmpty else { throw VoiceError(.noSamples, "an enrollment needs at least one sample") }
+        var samples: [EnrollmentSample] = []
+        for path in paths {
+            let input = try VoiceInput.load(path: path)
+            let (report, activity) = QualityCheck.check(input, policy: policy, vad: vad)
+            let mfcc = input.samples.withUnsafeBufferPointer { extractor.compute($0) }
+            samples.append(EnrollmentSample(path: path, quality: report, features: Enrollment.statistics(mfcc, activity: activity)))
+        }
+        return Enrollment.summarise(samples)
+    }
+}
+
 /// Enrollment from several samples of one user.
 ///
 /// What the voiceprint is: a summary of average spectral envelope (MFCC means and spreads over
@@ -52,15 +74,10 @@ public enum Enrollment {
     public static let consistencyThreshold = 0.85
 
     public static func enroll(paths: [String], policy: QualityPolicy = .init(), vad: VADOptions = .init()) throws -> EnrollmentResult {
-        guard !paths.isEmpty else { throw VoiceError(.noSamples, "an enrollment needs at least one sample") }
-        let extractor = try MFCCExtractor(options: .kaldi())
-        var samples: [EnrollmentSample] = []
-        for path in paths {
-            let input = try VoiceInput.load(path: path)
-            let (report, activity) = QualityCheck.check(input, policy: policy, vad: vad)
-            let mfcc = input.samples.withUnsafeBufferPointer { extractor.compute($0) }
-            samples.append(EnrollmentSample(path: path, quality: report, features: statistics(mfcc, activity: activity)))
-        }
+        try Enroller().enroll(paths: paths, policy: policy, vad: vad)
+    }
+
+    static func summarise(_ samples: [EnrollmentSample]) -> EnrollmentResult {
         let means = samples.map { $0.features.map { Array($0.mean.dropFirst()) } ?? [] }
         let n = samples.count
         var similarity = [[Double]](repeating: [Double](repeating: 1, count: n), count: n)

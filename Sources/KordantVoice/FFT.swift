@@ -11,7 +11,7 @@ final class FFTPlans: @unchecked Sendable {
     private let lock = NSLock()
     private var plans: [Int: OpaquePointer] = [:]
 
-    /// The r2c plan for `size` points (planned with FFTW_MEASURE on scratch buffers).
+    /// The r2c plan for `size` points (FFTW_ESTIMATE).
     func realForward(_ size: Int) -> OpaquePointer {
         lock.lock()
         defer { lock.unlock() }
@@ -22,8 +22,10 @@ final class FFTPlans: @unchecked Sendable {
             fftwf_free(input)
             fftwf_free(output)
         }
-        // MEASURE overwrites the arrays while planning; these are scratch.
-        let plan = fftwf_plan_dft_r2c_1d(Int32(size), input, output, FFTW_MEASURE)!
+        // ESTIMATE, not MEASURE: for 512 points here MEASURE took 72 ms to plan for a 10 % faster
+        // transform (244 vs 269 ns), a loss until some 3 million transforms (8 h of audio), and every
+        // short-lived CLI process paid it. Measured with a C loop over fftwf_execute_dft_r2c.
+        let plan = fftwf_plan_dft_r2c_1d(Int32(size), input, output, FFTW_ESTIMATE)!
         plans[size] = plan
         return plan
     }

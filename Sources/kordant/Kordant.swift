@@ -12,12 +12,13 @@ struct Kordant: AsyncParsableCommand {
         discussion: "Exit codes: 0 success; 64 bad arguments; 10-21 input and output errors (see README).",
         version: "0.1.0",
         subcommands: [Info.self, Convert.self, Levels.self, WaveformCommand.self, Record.self, Devices.self, Quality.self, Enroll.self,
-                      Features.self, OCR.self, OutboxCommand.self, Call.self, Serve.self, Token.self])
+                      Features.self, OCR.self, Batch.self, OutboxCommand.self, Call.self, Serve.self, Token.self])
 
     /// OCR needs OpenMP limited to one thread before libgomp starts (see OpenMPGuard); only that
     /// command pays for the re-exec.
     static func main() async {
-        if CommandLine.arguments.count > 1, ["ocr", "batch"].contains(CommandLine.arguments[1]) { OpenMPGuard.reexecIfNeeded() }
+        let args = CommandLine.arguments.dropFirst()
+        if args.first == "ocr" || (args.first == "batch" && args.dropFirst().first == "ocr") { OpenMPGuard.reexecIfNeeded() }
         do {
             var command = try parseAsRoot(nil)
             if var asyncCommand = command as? AsyncParsableCommand {

@@ -76,11 +76,12 @@ struct OCRJSON {
         let pages: [Page]
     }
 
-    static func document(_ d: DocumentResult) -> Document {
-        Document(file: d.path, pages: d.pages.map(page))
+    /// `words: false` leaves the per-word list empty (fields and text only).
+    static func document(_ d: DocumentResult, words: Bool = true) -> Document {
+        Document(file: d.path, pages: d.pages.map { page($0, words: words) })
     }
 
-    static func page(_ p: PageResult) -> Page {
+    static func page(_ p: PageResult, words includeWords: Bool = true) -> Page {
         let r = p.preprocessing
         func r2(_ f: Float?) -> Double? { f.map { (Double($0) * 100).rounded() / 100 } }
         return Page(
@@ -97,7 +98,7 @@ struct OCRJSON {
                         optional_data: m.optionalData, date_of_birth: m.dateOfBirth, expiry_date: m.expiryDate)
             },
             visual_zone_agrees: p.visualZoneAgreement,
-            words: p.words.map { WordJSON(text: $0.text, confidence: (($0.confidence * 10).rounded()) / 10, box: Box($0.box),
+            words: !includeWords ? [] : p.words.map { WordJSON(text: $0.text, confidence: (($0.confidence * 10).rounded()) / 10, box: Box($0.box),
                                           block: $0.block, paragraph: $0.paragraph, line: $0.line, word: $0.word) })
     }
 }
@@ -170,13 +171,7 @@ struct OCR: AsyncParsableCommand {
                 }
                 switch format {
                 case .json:
-                    var d = OCRJSON.document(doc)
-                    if !words { d = OCRJSON.Document(file: d.file, pages: d.pages.map { p in
-                        OCRJSON.Page(page: p.page, kind: p.kind, text: p.text, mean_confidence: p.mean_confidence, width: p.width,
-                                     height: p.height, preprocessing: p.preprocessing, fields: p.fields, mrz: p.mrz,
-                                     visual_zone_agrees: p.visual_zone_agrees, words: [])
-                    }) }
-                    Output.printJSON(d)
+                    Output.printJSON(OCRJSON.document(doc, words: words))
                 case .text: print(doc.pages.map(\.text).joined(separator: "\u{0C}\n"), terminator: "")
                 case .tsv: print(doc.pages.compactMap(\.tsv).joined(), terminator: "")
                 case .hocr: print(doc.pages.compactMap(\.hocr).joined(), terminator: "")

@@ -164,17 +164,8 @@ struct Enroll: AsyncParsableCommand {
         try reportingErrors(json: common.json) {
             let r = try Enrollment.enroll(paths: files, policy: thresholds.policy)
             enrollment = r
-            let samples = r.samples.enumerated().map { i, s in
-                let extra = r.consistency.inconsistent.contains(i)
-                    ? [("inconsistent_speaker", "This sample does not sound like the others; record it again.")] : []
-                return SampleJSON(file: s.path, quality: QualityJSON(s.quality, file: s.path, extra: extra), features: s.features)
-            }
-            let result = ResultJSON(
-                pass: r.pass, samples: samples, voiceprint: r.voiceprint.map(Output.r6),
-                consistency: ConsistencyJSON(
-                    consistent: r.consistency.consistent, threshold: r.consistency.threshold,
-                    inconsistent: r.consistency.inconsistent.map { files[$0] },
-                    similarity: r.consistency.similarity.map { $0.map(Output.r3) }))
+            let result = Self.resultJSON(r)
+            let samples = result.samples
             passed = r.pass
             if common.json {
                 Output.printJSON(result)
@@ -197,6 +188,21 @@ struct Enroll: AsyncParsableCommand {
 }
 
 extension Enroll {
+    /// The JSON shape of an enrollment (also one line of `batch enroll`).
+    static func resultJSON(_ r: EnrollmentResult) -> ResultJSON {
+        let samples = r.samples.enumerated().map { i, s in
+            let extra = r.consistency.inconsistent.contains(i)
+                ? [("inconsistent_speaker", "This sample does not sound like the others; record it again.")] : []
+            return SampleJSON(file: s.path, quality: QualityJSON(s.quality, file: s.path, extra: extra), features: s.features)
+        }
+        return ResultJSON(
+            pass: r.pass, samples: samples, voiceprint: r.voiceprint.map(Output.r6),
+            consistency: ConsistencyJSON(
+                consistent: r.consistency.consistent, threshold: r.consistency.threshold,
+                inconsistent: r.consistency.inconsistent.map { r.samples[$0].path },
+                similarity: r.consistency.similarity.map { $0.map(Output.r3) }))
+    }
+
     func submitEnrollment(_ r: EnrollmentResult) async throws {
         let item: (OutboxPayload, [OutboxFile])?
         do { item = try Submissions.enrollment(r, label: label) } catch {

@@ -73,7 +73,7 @@ import Testing
         try await client.shutdown()
 
         // A server slower than the request timeout: each attempt times out.
-        let slow = try DevServer(dir: Kordant.scratch("slow"), arguments: ["--latency-ms", "1500"])
+        let slow = try DevServer(dir: Kordant.scratch("slow"), arguments: ["--latency-ms", "10000"])
         var config = ClientConfiguration(server: slow.url)
         config.retry = RetryPolicy(maxAttempts: 2, base: 0.01, cap: 0.01)
         config.requestTimeout = 0.3

@@ -65,6 +65,27 @@ import Testing
         }
     }
 
+    /// `batch enroll --submit`: passing enrollments go through the outbox; a re-run adds nothing.
+    @Test func batchSubmitsPassingEnrollmentsOnce() throws {
+        let dir = Kordant.scratch("batch-submit")
+        let server = try DevServer(dir: dir)
+        let env = Kordant.environment(home: dir.appendingPathComponent("home"), server: server.url, token: Kordant.token())
+        let audio = Kordant.repository.appendingPathComponent("TestAudio").path
+        let manifest = dir.appendingPathComponent("m.jsonl").path
+        var text = ""
+        for voice in ["us_male", "scot_male"] { for i in 1...3 { text += #"{"path":"\#(audio)/enroll_\#(voice)_\#(i).wav","group":"\#(voice)"}"# + "\n" } }
+        text += #"{"path":"\#(audio)/quiet_speech.wav","group":"quiet"}"# + "\n"
+        try text.write(toFile: manifest, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("r.jsonl").path
+        let first = try Kordant.run(["batch", "enroll", manifest, "--out", out, "--submit"], environment: env, in: dir)
+        #expect(first.status == 0 && first.stderr == "submit: 2 queued; delivered 2, 0 still pending\n", "\(first.stderr)")
+        let again = try Kordant.run(["batch", "enroll", manifest, "--out", out, "--submit"], environment: env, in: dir)
+        #expect(again.status == 0 && again.stderr == "submit: 0 queued; delivered 0, 0 still pending\n", "\(again.stderr)")
+        let db = try DatabaseQueue(path: server.database.path)
+        let labels = try db.read { db in try String.fetchAll(db, sql: "SELECT label FROM enrollment ORDER BY seq") }
+        #expect(labels == ["us_male", "scot_male"])
+    }
+
     @Test func tokenCommandMakesTokensTheServerAccepts() throws {
         let dir = Kordant.scratch("token")
         let server = try DevServer(dir: dir)

@@ -16,6 +16,7 @@ let tenMinutes: [Float] = {
 }()
 
 let benchmarks: @Sendable () -> Void = {
+    qualityBenchmarks()
     let config = Benchmark.Configuration(
         metrics: [.wallClock, .cpuTotal, .mallocCountTotal], timeUnits: .microseconds,
         warmupIterations: 1, maxDuration: .seconds(10), maxIterations: 20)
@@ -36,5 +37,29 @@ let benchmarks: @Sendable () -> Void = {
             let m = x.withUnsafeBufferPointer { extractor.compute($0) }
             blackHole(m.frames)
         }
+    }
+}
+
+/// TestAudio, beside this package.
+let testAudio = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("TestAudio").path
+
+let qualityBenchmarks: @Sendable () -> Void = {
+    let config = Benchmark.Configuration(
+        metrics: [.wallClock, .cpuTotal, .mallocCountTotal], timeUnits: .microseconds,
+        warmupIterations: 1, maxDuration: .seconds(10), maxIterations: 50)
+    // The quality check of one decoded sample (VAD, SNR, level, clipping): what enrollment adds
+    // to decoding and MFCC.
+    Benchmark("quality.check speech_us_male", configuration: config) { benchmark in
+        let input = try! VoiceInput.load(path: testAudio + "/speech_us_male.wav")
+        benchmark.startMeasurement()
+        blackHole(QualityCheck.check(input).0.pass)
+    }
+    // One enrollment of three samples from their files: decode, resample, quality, MFCC, voiceprint.
+    Benchmark("enroll.files us_male 3 samples", configuration: config) { benchmark in
+        let enroller = try! Enroller()
+        let paths = (1...3).map { testAudio + "/enroll_us_male_\($0).wav" }
+        benchmark.startMeasurement()
+        blackHole(try! enroller.enroll(paths: paths).pass)
     }
 }
