@@ -41,6 +41,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "KordantBatch", package: "KordantEngine"),
+                .product(name: "KordantOCR", package: "KordantEngine"),
                 .product(name: "KordantVoice", package: "KordantEngine"),
                 .product(name: "KordantAPI", package: "KordantEngine"),
             ],

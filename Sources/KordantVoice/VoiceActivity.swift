@@ -137,8 +137,12 @@ public enum VoiceActivityDetector {
         var smoothed = [Double](repeating: -120, count: n)
         for t in 0..<n {
             let lo = max(0, t - 2), hi = min(n - 1, t + 2)
-            let vals = (lo...hi).map { level[$0] }.filter { $0 > -115 }
-            smoothed[t] = vals.isEmpty ? -120 : vals.reduce(0, +) / Double(vals.count)
+            var sum = 0.0, count = 0
+            for i in lo...hi where level[i] > -115 {
+                sum += level[i]
+                count += 1
+            }
+            smoothed[t] = count == 0 ? -120 : sum / Double(count)
         }
         // Sliding minimum over audible frames via a monotonic deque.
         var floor = [Double](repeating: fallback, count: n)

@@ -91,6 +91,26 @@ import Testing
         #expect(missing.status == 61 && missing.stderr == "kordant: error: /nonexistent/manifest.jsonl: no such file or folder\n")
     }
 
+    /// On a terminal (a pseudo-terminal from script(1)) the progress line shows; `--quiet` hides it.
+    @Test func progressLineOnlyOnATerminal() throws {
+        let folder = CLI.repository.appendingPathComponent("TestAudio").path
+        func underTerminal(_ extra: String) throws -> String {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            p.arguments = ["-qec", "\(CLI.executable.path) batch enroll \(folder) --out \(CLI.temporary("tty.jsonl")) \(extra)", "/dev/null"]
+            let out = Pipe()
+            p.standardOutput = out
+            try p.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        let shown = try underTerminal("")
+        #expect(shown.contains("54/54") && shown.contains("/s") && shown.contains("ETA") && shown.contains("9 failed"), "\(shown)")
+        let quiet = try underTerminal("--quiet")
+        #expect(!quiet.contains("ETA") && quiet.contains("batch enroll: 54 processed"))
+    }
+
     @Test func batchOCRKeepsOrderAndReportsBadFiles() throws {
         let docs = CLI.repository.appendingPathComponent("TestDocuments").path
         let manifest = CLI.temporary("docs.jsonl")

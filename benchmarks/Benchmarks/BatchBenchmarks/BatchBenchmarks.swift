@@ -2,10 +2,12 @@ import Benchmark
 import Foundation
 import KordantAPI
 import KordantBatch
+import KordantOCR
 import KordantVoice
 
-let testAudio = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("TestAudio").path
+let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+let testAudio = repository.appendingPathComponent("TestAudio").path
 
 /// The batch enrollment pipeline over TestAudio (54 files, each a one-sample enrollment: decode,
 /// resample, quality, Kaldi MFCC, one JSON line each), with 1 and 2 worker threads.
@@ -32,5 +34,29 @@ let benchmarks: @Sendable () -> Void = {
                 workerFailed: { _, _ in BatchLine(object: [:], failure: "worker") })
             blackHole(summary.processed)
         }
+    }
+
+    // Batch OCR of the 34 document pages of TestDocuments (deeds, IDs, opt-outs; clean and
+    // degraded) with 2 workers, each with one Tesseract handle. Needs OMP_THREAD_LIMIT=1.
+    let ocrConfig = Benchmark.Configuration(
+        metrics: [.wallClock, .cpuTotal], timeUnits: .milliseconds, warmupIterations: 1, maxDuration: .seconds(30), maxIterations: 3)
+    Benchmark("batch.ocr TestDocuments pages jobs 2", configuration: ocrConfig) { benchmark in
+        let pages = try! BatchInput.documents(from: repository.appendingPathComponent("TestDocuments").path)
+            .filter { !$0.id.hasPrefix("bad_") && !$0.id.hasSuffix(".tif") }
+        var c = BatchRunner.Configuration(output: NSTemporaryDirectory() + "kordant-bench-batch-ocr.jsonl")
+        c.jobs = 2
+        benchmark.startMeasurement()
+        let summary = try! BatchRunner(configuration: c).run(
+            pages, makeWorker: { try OCRWorker() },
+            process: { worker, item in
+                do {
+                    let doc = try worker.process(path: item.paths[0])
+                    return BatchLine(json: Data("{}".utf8), fields: [("text", .string(doc.pages.map(\.text).joined()))])
+                } catch {
+                    return BatchLine(object: [:], failure: "error")
+                }
+            },
+            workerFailed: { _, _ in BatchLine(object: [:], failure: "worker") })
+        blackHole(summary.processed)
     }
 }
