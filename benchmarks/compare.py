@@ -161,8 +161,9 @@ def ocr():
         texts = fn()
         return time.perf_counter() - t, texts
 
-    def engine(jobs):
-        out = subprocess.run([kordant, "ocr", "--jobs", str(jobs)] + paths, env=env, capture_output=True, text=True).stdout
+    def engine(jobs, raw=False):
+        out = subprocess.run([kordant, "ocr", "--jobs", str(jobs)] + (["--raw"] if raw else []) + paths, env=env,
+                             capture_output=True, text=True).stdout
         return [json.loads(l)["pages"][0]["text"] for l in out.splitlines()]
 
     def cli_one(p):
@@ -205,6 +206,7 @@ def ocr():
 
     rows = [("kordant ocr --jobs 2 (preprocessing on)", lambda: engine(2)),
             ("kordant ocr --jobs 1", lambda: engine(1)),
+            ("kordant ocr --jobs 2 --raw (no preprocessing: the image as tesserocr gets it)", lambda: engine(2, raw=True)),
             ("tesseract CLI, once per page, sequential", cli_sequential),
             ("tesseract CLI, once per page, 2 at a time", cli_parallel),
             ("tesserocr wheel (bundles Tesseract 5.5.4), one handle per thread, 2 threads", tesserocr_threads),
