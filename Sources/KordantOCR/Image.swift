@@ -106,10 +106,24 @@ public enum ImageLoader {
             }
             return images
         }
+        // A PNG without its closing IEND chunk is truncated: say so before libpng does (its error
+        // handler prints to stderr, and the libraries never print).
+        if format == Int32(IFF_PNG), !hasPNGEnd(path, size: size) {
+            throw OCRError(.unreadable, path: path, "truncated PNG: the file ends before its IEND chunk (header says \(w) × \(h))")
+        }
         guard let p = pixRead(path) else {
             throw OCRError(.unreadable, path: path, "corrupt or truncated image data (header says \(w) × \(h))")
         }
         return [LeptImage(p)]
+    }
+
+    /// The IEND chunk type within the last 64 bytes (a few writers append padding after it).
+    static func hasPNGEnd(_ path: String, size: Int) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return true }
+        defer { try? handle.close() }
+        let tail = min(size, 64)
+        guard (try? handle.seek(toOffset: UInt64(size - tail))) != nil, let data = try? handle.read(upToCount: tail) else { return true }
+        return data.firstRange(of: Data("IEND".utf8)) != nil
     }
 
     static func checkSize(_ w: Int, _ h: Int, path: String, limits: ImageLimits) throws(OCRError) {

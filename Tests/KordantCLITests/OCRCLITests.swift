@@ -149,6 +149,10 @@ enum OCRRun {
         }
         #expect((lines.last?["pages"] as? [[String: Any]])?.first?["kind"] as? String == "optout")
         #expect(r.status == 41)   // the first failure (unreadable)
+        // One line per bad file on stderr, ours: nothing from libpng or Leptonica.
+        #expect(r.stderr.split(separator: "\n").count == bad.count && r.stderr.split(separator: "\n").allSatisfy { $0.hasPrefix("kordant: error: ") },
+                "\(r.stderr)")
+        #expect(r.stderr.contains("bad_truncated.png: truncated PNG"))
         #expect(try CLI.run(["ocr", "TestDocuments/bad_huge_header.png"]).status == 42)
         #expect(try CLI.run(["ocr", "TestDocuments/nope.png"]).status == 10)
         #expect(try CLI.run(["ocr", "TestDocuments/bad_huge_header.png"]).stderr.contains("megapixels exceeds the limit"))
