@@ -89,10 +89,23 @@ enum Preprocessor {
             // Line profiles need level lines: measure a rotated page again.
             if image !== before { binary = try LeptImage.make(pixConvertTo1(image.pix, 150), "binarise") }
         }
-        if o.orientation && uprightness(binary) < -0.2 {
-            image = try rotate(image, clockwise: 180)
-            report.rotation = 180
-            report.steps.append("orientation")
+        if o.orientation {
+            let upright = uprightness(binary)
+            if upright < -0.2 {
+                image = try rotate(image, clockwise: 180)
+                report.rotation = 180
+                report.steps.append("orientation")
+            } else if abs(upright) < 0.2, !hasValidMRZ(image) {
+                // No verdict from the text lines (an ID's photo joins them into one band): an MRZ
+                // that verifies only with the image turned says it is upside down. A few
+                // milliseconds of glyph matching instead of a poor first reading and a second one.
+                let turned = try rotate(image, clockwise: 180)
+                if hasValidMRZ(turned) {
+                    image = turned
+                    report.rotation = 180
+                    report.steps.append("orientation")
+                }
+            }
         }
         if o.binarize {
             var out: UnsafeMutablePointer<Pix>?
@@ -185,6 +198,12 @@ enum Preprocessor {
         }
         let total = above + below
         return total < 500 || lines < 5 ? 0 : Double(above - below) / Double(total)
+    }
+
+    /// The OCR-B glyph reader finds an MRZ in the bottom band that passes its check digits.
+    static func hasValidMRZ(_ image: LeptImage) -> Bool {
+        guard let (format, lines) = MRZReader.read(image) else { return false }
+        return MRZParser.parse(lines, format: format)?.valid == true
     }
 
     /// Turns an image by clockwise quarter turns.
