@@ -224,8 +224,7 @@ public final class KordantAPIClient: Sendable {
             do {
                 let response = try await http.execute(request, timeout: .milliseconds(Int64(timeout * 1000)))
                 let buffer: ByteBuffer
-                do { buffer = try await response.body.collect(upTo: configuration.maxResponseBytes) } catch let e as NIOTooManyBytesError {
-                    _ = e
+                do { buffer = try await response.body.collect(upTo: configuration.maxResponseBytes) } catch is NIOTooManyBytesError {
                     throw ClientError.invalidResponse(url: url, status: Int(response.status.code),
                                                       reason: "body larger than \(configuration.maxResponseBytes) bytes")
                 }

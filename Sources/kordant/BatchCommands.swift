@@ -80,13 +80,7 @@ func runBatch(_ name: String, options: BatchOptions, submission: SubmitOptions, 
         FileHandle.standardError.write(Data("kordant: error: \(error)\n".utf8))
         throw ExitCode(ExitCodes.batchInput)
     }
-    var outbox: Outbox?
-    if submission.submit {
-        do { outbox = try Outbox(home: submission.client.home) } catch {
-            FileHandle.standardError.write(Data("kordant: error: \(error)\n".utf8))
-            throw ExitCode(ExitCodes.clientSetup)
-        }
-    }
+    let outbox = submission.submit ? try Submitting.openOutbox(submission.client) : nil
     var progress = ProgressLine(quiet: options.quiet)
     let summary: BatchSummary
     do { summary = try body(options.runner(outbox: outbox), items, &progress) } catch {
@@ -108,13 +102,10 @@ func runBatch(_ name: String, options: BatchOptions, submission: SubmitOptions, 
         // Unbuffered, so that it comes before the submit line on stderr.
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
-    if submission.submit, !submission.queueOnly, outbox != nil {
-        let outcome = try await Submitting.submit([], client: submission.client, queueOnly: false)
-        var described = Submitting.describe(outcome, pending: nil)
-        described = described.replacingOccurrences(of: "submit: ", with: "submit: \(summary.submissionsQueued) queued; ")
-        FileHandle.standardError.write(Data((described + "\n").utf8))
-    } else if submission.submit {
-        FileHandle.standardError.write(Data("submit: \(summary.submissionsQueued) queued; deliver with `kordant outbox flush`\n".utf8))
+    if let outbox {
+        // Items were queued as their lines were written; now deliver (or count) what is pending.
+        let outcome = try await Submitting.submit([], to: outbox, client: submission.client, queueOnly: submission.queueOnly)
+        FileHandle.standardError.write(Data((Submitting.describe(outcome, queuedByBatch: summary.submissionsQueued) + "\n").utf8))
     }
     if summary.anyFailed { throw ExitCode(ExitCodes.batchItemsFailed) }
 }

@@ -81,26 +81,35 @@ enum Submitting {
     struct Outcome {
         var queued: [Int64] = []
         var alreadyQueued: [Int64] = []
+        /// Items pending in the outbox after queueing (set when nothing was delivered by design).
+        var pending = 0
         var report: FlushReport?
         var notDelivered: String?
     }
 
-    /// Puts every payload in the outbox (durably, before any network call), then delivers
-    /// whatever is pending unless `queueOnly`.
-    static func submit(_ items: [(OutboxPayload, [OutboxFile])], client options: ClientOptions, queueOnly: Bool) async throws -> Outcome {
-        var outcome = Outcome()
-        let outbox: Outbox
-        do { outbox = try Outbox(home: options.home) } catch let e as ClientError {
-            FileHandle.standardError.write(Data("kordant: error: \(e)\n".utf8))
+    /// Opens the outbox in `KORDANT_HOME`; a failure is one error line and exit 52.
+    static func openOutbox(_ options: ClientOptions) throws -> Outbox {
+        do { return try Outbox(home: options.home) } catch {
+            FileHandle.standardError.write(Data("kordant: error: \(error)\n".utf8))
             throw ExitCode(ExitCodes.clientSetup)
         }
+    }
+
+    /// Puts every payload in the outbox (durably, before any network call), then delivers
+    /// whatever is pending unless `queueOnly`.
+    static func submit(_ items: [(OutboxPayload, [OutboxFile])], to outbox: Outbox, client options: ClientOptions,
+                       queueOnly: Bool) async throws -> Outcome {
+        var outcome = Outcome()
         for (payload, files) in items {
             switch try outbox.enqueue(payload, files: files) {
             case .queued(let id): outcome.queued.append(id)
             case .alreadyQueued(let id, _): outcome.alreadyQueued.append(id)
             }
         }
-        guard !queueOnly else { return outcome }
+        guard !queueOnly else {
+            outcome.pending = try outbox.counts()[.pending] ?? 0
+            return outcome
+        }
         do {
             let client = try options.makeClient()
             let delivery = OutboxDelivery(outbox: outbox, client: client, maxAttempts: options.outboxAttempts)
@@ -112,9 +121,11 @@ enum Submitting {
         return outcome
     }
 
-    /// "submit: 1 queued (#12); delivered 3, 0 still pending" on stderr.
-    static func describe(_ o: Outcome, pending: Int?) -> String {
+    /// "submit: 1 queued (#12); delivered 3, 0 still pending" on stderr. A batch, which queued
+    /// as it went, gives its count instead of the ids.
+    static func describe(_ o: Outcome, queuedByBatch: Int? = nil) -> String {
         var parts: [String] = []
+        if let n = queuedByBatch { parts.append("\(n) queued") }
         if !o.queued.isEmpty { parts.append("\(o.queued.count) queued (\(o.queued.map { "#\($0)" }.joined(separator: ", ")))") }
         if !o.alreadyQueued.isEmpty { parts.append("\(o.alreadyQueued.count) already in the outbox (\(o.alreadyQueued.map { "#\($0)" }.joined(separator: ", ")))") }
         if let r = o.report {
@@ -124,7 +135,7 @@ enum Submitting {
         } else if let why = o.notDelivered {
             parts.append("not delivered yet: \(why)")
         } else {
-            parts.append("\(pending ?? 0) pending; deliver with `kordant outbox flush`")
+            parts.append("\(o.pending) pending; deliver with `kordant outbox flush`")
         }
         return "submit: " + parts.joined(separator: "; ")
     }

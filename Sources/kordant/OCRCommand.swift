@@ -183,8 +183,9 @@ struct OCR: AsyncParsableCommand {
             }
         }
         if submission.submit, !toSubmit.isEmpty {
-            let outcome = try await Submitting.submit(toSubmit, client: submission.client, queueOnly: submission.queueOnly)
-            FileHandle.standardError.write(Data((Submitting.describe(outcome, pending: nil) + "\n").utf8))
+            let outcome = try await Submitting.submit(toSubmit, to: try Submitting.openOutbox(submission.client), client: submission.client,
+                                                      queueOnly: submission.queueOnly)
+            FileHandle.standardError.write(Data((Submitting.describe(outcome) + "\n").utf8))
         }
         if let firstFailure { throw ExitCode(firstFailure) }
     }

@@ -213,8 +213,9 @@ extension Enroll {
             FileHandle.standardError.write(Data("submit: not submitted: a sample has no speech features\n".utf8))
             return
         }
-        let outcome = try await Submitting.submit([item], client: submission.client, queueOnly: submission.queueOnly)
-        FileHandle.standardError.write(Data((Submitting.describe(outcome, pending: nil) + "\n").utf8))
+        let outcome = try await Submitting.submit([item], to: try Submitting.openOutbox(submission.client), client: submission.client,
+                                                  queueOnly: submission.queueOnly)
+        FileHandle.standardError.write(Data((Submitting.describe(outcome) + "\n").utf8))
     }
 }
 

@@ -84,6 +84,12 @@ import Testing
         let db = try DatabaseQueue(path: server.database.path)
         let labels = try db.read { db in try String.fetchAll(db, sql: "SELECT label FROM enrollment ORDER BY seq") }
         #expect(labels == ["us_male", "scot_male"])
+        // Queue only: counted as pending in the outbox, nothing sent.
+        var offline = env
+        offline["KORDANT_HOME"] = dir.appendingPathComponent("home-offline").path
+        let queued = try Kordant.run(["batch", "enroll", manifest, "--out", dir.appendingPathComponent("q.jsonl").path, "--submit", "--queue-only"],
+                                     environment: offline, in: dir)
+        #expect(queued.status == 0 && queued.stderr == "submit: 2 queued; 2 pending; deliver with `kordant outbox flush`\n", "\(queued.stderr)")
     }
 
     @Test func tokenCommandMakesTokensTheServerAccepts() throws {
