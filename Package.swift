@@ -97,13 +97,15 @@ let package = Package(
         .testTarget(
             name: "KordantOCRTests",
             dependencies: ["KordantOCR"]),
+        // Shared by the test targets that run the built binary.
+        .target(name: "KordantTestSupport", path: "Tests/KordantTestSupport"),
         .testTarget(
             name: "KordantCLITests",
-            dependencies: ["kordant", "KordantAudio"]),
+            dependencies: ["kordant", "KordantAudio", "KordantTestSupport"]),
         .testTarget(
             name: "KordantClientTests",
             dependencies: [
-                "kordant", "KordantAPI", "KordantClient", "KordantServer",
+                "kordant", "KordantAPI", "KordantClient", "KordantServer", "KordantTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

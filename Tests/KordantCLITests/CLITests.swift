@@ -1,23 +1,12 @@
 import Foundation
+import KordantTestSupport
 import Testing
 
 /// The `kordant` executable, run as a user runs it.
 enum CLI {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
-    /// The binary SwiftPM built beside this test bundle.
-    static let executable: URL = {
-        let here = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0]).deletingLastPathComponent()
-        return here.appendingPathComponent("kordant")
-    }()
-
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    static let repository = BuiltBinary.repository
+    static let executable = BuiltBinary.kordant
+    typealias Result = ProcessResult
 
     /// Capture from raw files through ALSA's file plugin (scripts/alsa/capfile.conf).
     static var alsaEnvironment: [String: String] {

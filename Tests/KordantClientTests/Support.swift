@@ -1,4 +1,5 @@
 import Foundation
+import KordantTestSupport
 import KordantAPI
 import KordantClient
 import KordantServer
@@ -7,20 +8,9 @@ import Testing
 
 /// The `kordant` binary SwiftPM built beside this test bundle, and processes of it.
 enum Kordant {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
-    static let executable: URL = {
-        let here = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0]).deletingLastPathComponent()
-        return here.appendingPathComponent("kordant")
-    }()
-
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    static let repository = BuiltBinary.repository
+    static let executable = BuiltBinary.kordant
+    typealias Result = ProcessResult
 
     /// A fresh directory for one test.
     static func scratch(_ name: String) -> URL {
