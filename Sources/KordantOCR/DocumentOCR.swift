@@ -63,7 +63,7 @@ public final class OCRWorker {
     }
 
     public func process(image: LeptImage, index: Int = 1, options o: OCROptions = .init()) throws(OCRError) -> PageResult {
-        var (prepared, report) = try Preprocessor.run(image, options: o.preprocess)
+        var (prepared, report, glyphs) = try Preprocessor.run(image, options: o.preprocess)
         let mode: PageSegmentation = o.kind == .id ? .sparse : .auto
         var page = try text.recognize(prepared, resolution: report.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv)
         // Orientation only when the reading is poor: an upright page reads with high confidence and
@@ -105,7 +105,7 @@ public final class OCRWorker {
         case .deed: fields = FieldExtractor.deed(lines)
         case .optout: fields = FieldExtractor.optout(lines)
         case .id:
-            (fields, mrz, agreement) = try identity(lines: lines, image: prepared, resolution: report.resolution)
+            (fields, mrz, agreement) = try identity(lines: lines, image: prepared, resolution: report.resolution, glyphs: glyphs)
         case .unknown: break
         }
         return PageResult(page: index, kind: kind, text: page.text, meanConfidence: (page.meanConfidence * 10).rounded() / 10,
@@ -115,7 +115,7 @@ public final class OCRWorker {
 
     /// ID fields: the MRZ (found in the page text, or read again line by line from the bottom
     /// band) is authoritative when it verifies; otherwise the visual zone's values are reported.
-    private func identity(lines: [TextLine], image: LeptImage, resolution: Int) throws(OCRError)
+    private func identity(lines: [TextLine], image: LeptImage, resolution: Int, glyphs: GlyphReading?) throws(OCRError)
         -> ([String: Field], MRZ?, [String: Bool]?)
     {
         let visual = FieldExtractor.idVisual(lines)
@@ -125,8 +125,9 @@ public final class OCRWorker {
             parsed = MRZParser.parse(found, format: format)
             mrzWords = lines.filter { l in found.contains(MRZParser.normalise(l.text)) }.flatMap(\.words)
         }
-        // OCR-B template matching (Leptonica only, a few milliseconds).
-        let glyphReading = MRZReader.read(image).flatMap { MRZParser.parse($0.1, format: $0.0) }
+        // OCR-B template matching (Leptonica only, a few milliseconds), unless preprocessing
+        // already did it on this very image.
+        let glyphReading: MRZ? = if let glyphs, glyphs.image === image { glyphs.mrz } else { Preprocessor.glyphMRZ(image) }
         if parsed?.valid != true && glyphReading?.valid != true {
             // Last chance: the bottom band alone, as a block (MRZ lines are uniform monospace).
             let band = BoundingBox(x: 0, y: image.height * 6 / 10, width: image.width, height: image.height * 4 / 10)

@@ -26,7 +26,7 @@ import Testing
         var exact = 0
         for file in Self.idImages where !file.contains("rot180") {
             let image = try ImageLoader.load(path: Self.root + "/TestDocuments/" + file)[0]
-            let (prepared, _) = try Preprocessor.run(image, options: PreprocessOptions())
+            let (prepared, _, _) = try Preprocessor.run(image, options: PreprocessOptions())
             guard let (format, lines) = MRZReader.read(prepared), let mrz = MRZParser.parse(lines, format: format) else { continue }
             let truth = try Self.truth(String(file.split(separator: ".")[0]))
             if mrz.valid {
