@@ -22,9 +22,9 @@ final class FFTPlans: @unchecked Sendable {
             fftwf_free(input)
             fftwf_free(output)
         }
-        // ESTIMATE, not MEASURE: for 512 points here MEASURE took 72 ms to plan for a 10 % faster
-        // transform (244 vs 269 ns), a loss until some 3 million transforms (8 h of audio), and every
-        // short-lived CLI process paid it. Measured with a C loop over fftwf_execute_dft_r2c.
+        // ESTIMATE, not MEASURE: for 512 points MEASURE took 72 ms to plan for a 7–10 % faster
+        // transform (244–250 vs 268 ns), a loss until some 3 million transforms (8 h of audio), and
+        // every short-lived CLI process paid it (benchmarks/fftw/plan-cost.c measures both).
         let plan = fftwf_plan_dft_r2c_1d(Int32(size), input, output, FFTW_ESTIMATE)!
         plans[size] = plan
         return plan
