@@ -5,7 +5,7 @@ import Foundation
 public enum Digest {
     /// Lower-case hex SHA-256 of `data`.
     public static func sha256Hex(_ data: some DataProtocol) -> String {
-        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        hex(SHA256.hash(data: data))
     }
 
     /// A UUID-formatted identifier derived from `parts` (SHA-256, version nibble 8: RFC 9562
@@ -15,8 +15,20 @@ public enum Digest {
         var bytes = Array(SHA256.hash(data: Data(parts.joined(separator: "\u{1F}").utf8)).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x80
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = bytes.map { String(format: "%02x", $0) }.joined()
-        let c = Array(hex)
+        let c = Array(hex(bytes))
         return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(c[$0]) }.joined(separator: "-")
+    }
+
+    /// Lower-case hex of `bytes` (String(format:) per byte boxes every argument: this runs per
+    /// batch item, for its resume key).
+    public static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        for b in bytes {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 15)])
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -32,7 +32,7 @@ public struct BatchItem: Sendable, Equatable {
                 h.update(data: Data("\(p) unreadable".utf8))
             }
         }
-        return h.finalize().prefix(16).map { String(format: "%02x", $0) }.joined()
+        return Digest.hex(h.finalize().prefix(16))
     }
 }
 

@@ -77,7 +77,6 @@ import NIOHTTP1
         // An upload id that does not exist is refused, not stored.
         let e = sampleEnrollment("00000000-aaaa-8bbb-8ccc-000000000002")
         let client = try makeClient(server.url)
-        defer { Task { try? await client.shutdown() } }
         await #expect {
             _ = try await client.createEnrollment(e)
         } throws: { error in
@@ -159,6 +158,13 @@ import NIOHTTP1
             return t.code == "NOT_FOUND" && t.httpStatus == 404
         }
         try await client.shutdown()
+    }
+
+    @Test func digestsAreStandardHex() {
+        // FIPS 180-2 test vector; the upload form and the resume keys use this encoding.
+        #expect(Digest.sha256Hex(Data("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(Digest.hex([0x00, 0x0f, 0xa0, 0xff]) == "000fa0ff")
+        #expect(Digest.stableID(["a", "b"]).count == 36 && Digest.stableID(["a", "b"]) == Digest.stableID(["a", "b"]))
     }
 
     @Test func errorCodeTable() {
