@@ -8,6 +8,29 @@ public enum Digest {
         hex(SHA256.hash(data: data))
     }
 
+    /// Lower-case hex SHA-256 of the file at `path`, read in 64 KiB blocks (memory stays flat
+    /// whatever the file's size; a batch digests every input for its resume key). Nil when the
+    /// file cannot be opened or read.
+    public static func sha256Hex(fileAt path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        let size = 1 << 16
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 64)
+        defer { buffer.deallocate() }
+        var h = SHA256()
+        while true {
+            let n = read(fd, buffer.baseAddress, size)
+            if n == 0 { break }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            h.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+        }
+        return hex(h.finalize())
+    }
+
     /// A UUID-formatted identifier derived from `parts` (SHA-256, version nibble 8: RFC 9562
     /// custom). The same logical submission always gets the same id, so a repeated run of the
     /// same command is recognised by the server instead of recorded twice.

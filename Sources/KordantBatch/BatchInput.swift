@@ -26,8 +26,8 @@ public struct BatchItem: Sendable, Equatable {
         h.update(data: Data(id.utf8))
         for p in paths {
             h.update(data: Data([0x1F]))
-            if let data = FileManager.default.contents(atPath: p) {
-                h.update(data: Data(Digest.sha256Hex(data).utf8))
+            if let digest = Digest.sha256Hex(fileAt: p) {
+                h.update(data: Data(digest.utf8))
             } else {
                 h.update(data: Data("\(p) unreadable".utf8))
             }

@@ -57,8 +57,8 @@ public enum Submissions {
     }
 
     static func fileDigest(_ path: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ClientError.local("\(path): cannot read the file to submit") }
-        return Digest.sha256Hex(data)
+        guard let digest = Digest.sha256Hex(fileAt: path) else { throw ClientError.local("\(path): cannot read the file to submit") }
+        return digest
     }
 
     static func round6(_ x: Double) -> Double { (x * 1_000_000).rounded() / 1_000_000 }

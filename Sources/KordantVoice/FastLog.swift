@@ -37,12 +37,18 @@ enum FastLog {
             raw.storeBytes(of: ln(v), toByteOffset: i &* 4, as: SIMD8<Float>.self)
             i &+= 8
         }
-        if i < n {
-            // Pad the tail with 1s (ln 1 = 0) so it goes through the same code path.
-            var tail = SIMD8<Float>(repeating: 1)
-            for j in 0..<(n &- i) { tail[j] = p[i &+ j] }
-            let r = ln(tail)
-            for j in 0..<(n &- i) { p[i &+ j] = r[j] }
-        }
+        if i < n { lnTail(p + i, count: n &- i) }
+    }
+
+    /// The last 1–7 values, padded with 1s (ln 1 = 0) so they go through the same vector code.
+    /// Bytes are copied in and out (setting lanes by a variable index scalarised the whole log),
+    /// and out of line so the main loop's code stays as it is for callers without a tail.
+    @inline(never)
+    static func lnTail(_ p: UnsafeMutablePointer<Float>, count: Int) {
+        let bytes = count &* 4
+        var tail = SIMD8<Float>(repeating: 1)
+        withUnsafeMutableBytes(of: &tail) { $0.baseAddress!.copyMemory(from: p, byteCount: bytes) }
+        var r = ln(tail)
+        withUnsafeBytes(of: &r) { UnsafeMutableRawPointer(p).copyMemory(from: $0.baseAddress!, byteCount: bytes) }
     }
 }

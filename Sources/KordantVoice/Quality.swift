@@ -25,16 +25,47 @@ public struct VoiceInput: Sendable {
             : try Resampler(inputRate: Double(rate), outputRate: Double(EngineAudio.sampleRate), maxInputBlock: 1 << 16)
         var stats = StatisticsAccumulator(sampleRate: rate)
         var samples: [Float] = []
+        // Room for what the header promises, up to two minutes (a header can claim anything):
+        // growing by doubling copied each clip about twice.
+        let expected = Double(max(0, decoder.source.frames)) * Double(EngineAudio.sampleRate) / Double(max(1, rate))
+        samples.reserveCapacity(Int(min(expected, Double(120 * EngineAudio.sampleRate))) + 1024)
         var run = 0, longest = 0
         try decoder.run { block in
             stats.add(block)
-            for v in block {
-                if abs(v) >= fullScale { run += 1; longest = max(longest, run) } else { run = 0 }
-            }
+            fullScaleRuns(block, run: &run, longest: &longest)
             if let resampler { try resampler.process(block) { samples.append(contentsOf: $0) } } else { samples.append(contentsOf: block) }
         }
         try resampler?.flush { samples.append(contentsOf: $0) }
         return VoiceInput(samples: samples, source: decoder.source, original: stats.statistics, longestFullScaleRun: longest)
+    }
+
+    /// Continues the count of consecutive full-scale samples over `x`. Eight samples at a time
+    /// while no run is open and none of the eight is at full scale (almost always), one at a time
+    /// otherwise: a per-sample branch over every decoded sample was a visible share of loading.
+    @inline(__always)
+    static func fullScaleRuns(_ x: UnsafeBufferPointer<Float>, run: inout Int, longest: inout Int) {
+        guard let base = x.baseAddress else { return }
+        let raw = UnsafeRawPointer(base)
+        let n = x.count
+        let limit = SIMD8<Float>(repeating: fullScale)
+        var i = 0
+        while i < n {
+            if run == 0 && i &+ 8 <= n {
+                let v = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<Float>.self)
+                let magnitude = unsafeBitCast(unsafeBitCast(v, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: SIMD8<Float>.self)
+                if !any(magnitude .>= limit) {
+                    i &+= 8
+                    continue
+                }
+            }
+            if abs(base[i]) >= fullScale {
+                run &+= 1
+                longest = max(longest, run)
+            } else {
+                run = 0
+            }
+            i &+= 1
+        }
     }
 }
 

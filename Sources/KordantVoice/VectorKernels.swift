@@ -46,4 +46,51 @@ enum VectorKernels {
         }
         return s
     }
+
+    /// Σ (a[i] + epsilon) and Σ ln(a[i] + epsilon) for non-negative finite `a`, in one pass and
+    /// without a log per element: each value splits into its binary exponent (summed as integers)
+    /// and mantissa in [1, 2) (multiplied per lane), so the whole run costs one 8-lane log at the
+    /// end. `epsilon` must be a normal float (it keeps every value positive and normal).
+    @inline(__always)
+    static func sumAndLogSum(_ a: UnsafePointer<Float>, _ n: Int, epsilon: Float) -> (sum: Double, logSum: Double) {
+        let raw = UnsafeRawPointer(a)
+        let eps = SIMD8<Float>(repeating: epsilon)
+        var sum = SIMD8<Float>(), product = SIMD8<Float>(repeating: 1)
+        var exponents = SIMD8<Int32>()
+        @inline(__always) func logTake(_ v: SIMD8<Float>) {
+            let bits = unsafeBitCast(v, to: SIMD8<Int32>.self)
+            exponents &+= (bits &>> 23) &- 127
+            product *= unsafeBitCast((bits & 0x007F_FFFF) | 0x3F80_0000, to: SIMD8<Float>.self)
+        }
+        @inline(__always) func renormalise() {
+            // A lane's product of mantissas below 2^8 after 8 steps; fold it back into [1, 2).
+            let bits = unsafeBitCast(product, to: SIMD8<Int32>.self)
+            exponents &+= (bits &>> 23) &- 127
+            product = unsafeBitCast((bits & 0x007F_FFFF) | 0x3F80_0000, to: SIMD8<Float>.self)
+        }
+        var i = 0, steps = 0
+        while i &+ 8 <= n {
+            let v = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<Float>.self) + eps
+            sum += v
+            logTake(v)
+            i &+= 8
+            steps &+= 1
+            if steps & 7 == 0 { renormalise() }
+        }
+        if i < n {
+            // The tail padded with 0s for the sum and 1s (mantissa 1, exponent 0) for the log sum.
+            // Copied in as bytes: setting lanes by a variable index scalarises the vector code.
+            let bytes = (n &- i) &* 4
+            var values = SIMD8<Float>()
+            withUnsafeMutableBytes(of: &values) { $0.baseAddress!.copyMemory(from: raw + i &* 4, byteCount: bytes) }
+            values += eps
+            let lanes = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7) .< SIMD8(repeating: Int32(n &- i))
+            sum += values.replacing(with: 0, where: .!lanes)
+            logTake(values.replacing(with: 1, where: .!lanes))
+        }
+        renormalise()
+        let logMantissas = Double(FastLog.ln(product).sum())
+        let logSum = logMantissas + Double(exponents.wrappedSum()) * 0.693_147_180_559_945_3
+        return (Double(sum.sum()), logSum)
+    }
 }

@@ -79,8 +79,9 @@ public enum VoiceActivityDetector {
         let audible = level.filter { $0 > -115 }
         var speech = [Bool](repeating: false, count: n)
         if audible.count >= 3 {
-            let loud = percentile(audible, 0.99)
-            let quiet = percentile(audible, 0.10)
+            let sorted = audible.sorted()
+            let loud = percentile(sorted: sorted, 0.99)
+            let quiet = percentile(sorted: sorted, 0.10)
             // A clip without dynamics (a tone, steady noise) has no speech to find.
             if loud - quiet >= 10 {
                 let floor = localFloor(level, window: Int(options.floorWindowSeconds / options.frameSeconds), fallback: quiet)
@@ -166,6 +167,10 @@ public enum VoiceActivityDetector {
     /// Per frame, from a 25 ms Hann window centred on it: the 100–7000 Hz band level in dB
     /// (-120 for silence) and the spectral flatness (geometric / arithmetic mean of power over
     /// 250–4000 Hz; 1 for silence).
+    ///
+    /// Per frame this is a window, one FFT and two short reductions on SIMD accumulators, the
+    /// flatness's log sum from exponents and mantissa products (scalar Double sums and a `log` per
+    /// few bins were serial dependency chains that cost more than the FFT).
     static func spectralFeatures(_ x: [Float], sampleRate: Int, hop: Int, frames n: Int) -> (level: [Double], flatness: [Double]) {
         let length = Int(Double(sampleRate) * 0.025)
         var size = 1
@@ -176,36 +181,35 @@ public enum VoiceActivityDetector {
         let window = MFCCExtractor.window(.hann, length: length)
         func bin(_ hz: Double) -> Int { min(size / 2, max(1, Int(hz * Double(size) / Double(sampleRate)))) }
         let lo = bin(250), hi = bin(4000), bandLo = bin(100), bandHi = bin(7000)
+        let flatBins = hi - lo + 1, bandBins = bandHi - bandLo + 1
         // Scale so a band level is comparable to a mean-square level (Hann energy, FFT size).
         let norm = 1 / (Double(size) * window.reduce(0) { $0 + Double($1 * $1) })
+        let count = Double(flatBins)
         var out = [Double](repeating: 1, count: n)
         var level = [Double](repeating: -120, count: n)
-        for t in 0..<n {
-            let start = t * hop + hop / 2 - length / 2
-            for i in 0..<length {
-                let j = start + i
-                fft.input[i] = j >= 0 && j < x.count ? x[j] * window[i] : 0
-            }
-            fft.powerSpectrum(into: power, scale: 1)
-            // log of products of 8 (one log call instead of 8: the log was most of this function's
-            // time). Each factor lies in [1e-20, ~1e6], so a product of 8 stays far inside Double's range.
-            var logSum = 0.0, sum = 0.0
-            var k = lo
-            while k <= hi {
-                var product = 1.0
-                for j in k...min(hi, k + 7) {
-                    let p = Double(power[j]) + 1e-20
-                    product *= p
-                    sum += p
+        x.withUnsafeBufferPointer { xs in
+            window.withUnsafeBufferPointer { w in
+                let input = fft.input.baseAddress!
+                for t in 0..<n {
+                    let start = t &* hop &+ hop / 2 &- length / 2
+                    if start >= 0 && start &+ length <= xs.count {
+                        let src = xs.baseAddress! + start
+                        for i in 0..<length { input[i] = src[i] * w[i] }
+                    } else {
+                        // First and last frames reach past the clip: zeros there.
+                        for i in 0..<length {
+                            let j = start &+ i
+                            input[i] = j >= 0 && j < xs.count ? xs[j] * w[i] : 0
+                        }
+                    }
+                    fft.powerSpectrum(into: power, scale: 1)
+                    // 1e-20 keeps every log finite; a silent frame's sum stays under the 1e-12 test.
+                    let (sum, logSum) = VectorKernels.sumAndLogSum(power + lo, flatBins, epsilon: 1e-20)
+                    out[t] = sum > 1e-12 * count ? exp(logSum / count) / (sum / count) : 1
+                    let band = Double(VectorKernels.sum(power + bandLo, bandBins))
+                    level[t] = 10 * log10(2 * band * norm + 1e-12)
                 }
-                logSum += log(product)
-                k += 8
             }
-            let count = Double(hi - lo + 1)
-            out[t] = sum > 1e-12 * count ? exp(logSum / count) / (sum / count) : 1
-            var band = 0.0
-            for k in bandLo...bandHi { band += Double(power[k]) }
-            level[t] = 10 * log10(2 * band * norm + 1e-12)
         }
         return (level, out)
     }
@@ -245,8 +249,12 @@ public enum VoiceActivityDetector {
     }
 
     static func percentile(_ values: [Double], _ q: Double) -> Double {
-        guard !values.isEmpty else { return 0 }
-        let s = values.sorted()
+        percentile(sorted: values.sorted(), q)
+    }
+
+    /// The same on values already in ascending order (several percentiles of one array, one sort).
+    static func percentile(sorted s: [Double], _ q: Double) -> Double {
+        guard !s.isEmpty else { return 0 }
         return s[min(s.count - 1, max(0, Int((Double(s.count - 1) * q).rounded())))]
     }
 }

@@ -167,6 +167,17 @@ import NIOHTTP1
         #expect(Digest.stableID(["a", "b"]).count == 36 && Digest.stableID(["a", "b"]) == Digest.stableID(["a", "b"]))
     }
 
+    @Test func fileDigestsStreamInBlocks() throws {
+        // Three and a bit 64 KiB blocks, so the streaming reader crosses block edges and ends on a short read.
+        let bytes = Data((0..<(3 * 65_536 + 1_234)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) })
+        let path = NSTemporaryDirectory() + "kordant-digest-\(UUID().uuidString).bin"
+        try bytes.write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(Digest.sha256Hex(fileAt: path) == Digest.sha256Hex(bytes))
+        #expect(Digest.sha256Hex(fileAt: path + ".missing") == nil)
+        #expect(Digest.sha256Hex(fileAt: NSTemporaryDirectory()) == nil)   // a folder reads as EISDIR
+    }
+
     @Test func errorCodeTable() {
         // tRPC v11's table: retryability from the string code, since -32603 covers 500–504.
         #expect(TRPCErrorCode.badGateway.jsonRPCCode == TRPCErrorCode.internalServerError.jsonRPCCode)

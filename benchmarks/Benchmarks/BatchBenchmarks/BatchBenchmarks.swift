@@ -36,6 +36,24 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // What no implementation of the batch enrollment pipeline can skip, one thread, the same 54
+    // files: decoding (libsndfile, downmix, libsoxr to 16 kHz) and then the Kaldi MFCC the result
+    // carries. The quality check, resume keys, JSON and threads are left out, so these are floors;
+    // benchmarks/compare batch turns them into the best ratio any engine could reach.
+    for withMFCC in [false, true] {
+        Benchmark("batch.floor \(withMFCC ? "decode+mfcc" : "decode") TestAudio", configuration: config) { benchmark in
+            let paths = try! BatchInput.enrollments(from: testAudio).flatMap(\.paths)
+            let extractor = try! MFCCExtractor(options: .kaldi())
+            benchmark.startMeasurement()
+            var frames = 0
+            for path in paths {
+                guard let input = try? VoiceInput.load(path: path) else { continue }
+                frames += withMFCC ? input.samples.withUnsafeBufferPointer { extractor.compute($0) }.frames : input.samples.count
+            }
+            blackHole(frames)
+        }
+    }
+
     // Batch OCR of the 34 document pages of TestDocuments (deeds, IDs, opt-outs; clean and
     // degraded) with 2 workers, each with one Tesseract handle. Needs OMP_THREAD_LIMIT=1.
     let ocrConfig = Benchmark.Configuration(
