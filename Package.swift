@@ -48,9 +48,15 @@ let package = Package(
         .target(
             name: "KordantVoice",
             dependencies: ["KordantAudio", "CFFTW"]),
+        // C shim for PNG and JPEG decoding whose libraries' messages must not reach stderr (their
+        // error paths longjmp, which must not cross Swift frames).
+        .target(
+            name: "CKordantImage",
+            dependencies: ["CTesseract"],
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),
         .target(
             name: "KordantOCR",
-            dependencies: ["CTesseract"]),
+            dependencies: ["CTesseract", "CKordantImage"]),
         // The backend contract both sides implement: tRPC envelopes, error codes, procedure types.
         .target(
             name: "KordantAPI",

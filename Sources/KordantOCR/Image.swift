@@ -1,3 +1,4 @@
+import CKordantImage
 @preconcurrency import CTesseract
 import Foundation
 
@@ -79,6 +80,14 @@ public enum ImageLoader {
         if isDirectory.boolValue { throw OCRError(.unreadable, path: path, "is a directory, not an image") }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         if size == 0 { throw OCRError(.unreadable, path: path, "empty file (0 bytes)") }
+        // PNG and JPEG, most scans, are decoded here with libpng's and libjpeg's messages kept off
+        // stderr (Leptonica's readers leave their print-to-stderr defaults); the rest go to Leptonica.
+        let head = prefix(of: path, count: 24)
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            if let image = try loadPNG(path: path, head: head, size: size, limits: limits) { return [image] }
+        } else if head.starts(with: [0xFF, 0xD8, 0xFF]) {
+            if let image = try loadJPEG(path: path, limits: limits) { return [image] }
+        }
         var format: Int32 = 0, w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
         guard pixReadHeader(path, &format, &w, &h, &bps, &spp, &cmap) == 0 else {
             throw OCRError(.unreadable, path: path, "not an image format Leptonica reads (or the header is damaged)")
@@ -117,6 +126,51 @@ public enum ImageLoader {
         return [LeptImage(p)]
     }
 
+    /// A PNG through the quiet reader, or nil for a layout left to Leptonica (interlaced).
+    static func loadPNG(path: String, head: [UInt8], size: Int, limits: ImageLimits) throws(OCRError) -> LeptImage? {
+        guard head.count >= 24 else { throw OCRError(.unreadable, path: path, "truncated PNG: the file ends inside its header") }
+        // IHDR's width and height, big-endian, right after the signature and the chunk's length and type.
+        let w = head[16..<20].reduce(0) { $0 << 8 | Int($1) }, h = head[20..<24].reduce(0) { $0 << 8 | Int($1) }
+        if w == 0 || h == 0 { throw OCRError(.emptyImage, path: path, "image is \(w) × \(h) pixels") }
+        try checkSize(w, h, path: path, limits: limits)
+        if !hasPNGEnd(path, size: size) {
+            throw OCRError(.unreadable, path: path, "truncated PNG: the file ends before its IEND chunk (header says \(w) × \(h))")
+        }
+        var result = kordant_image_result()
+        let pix = kordant_read_png(path, Int64(limits.maxPixels), &result)
+        return try wrap(pix, result, format: "PNG", path: path, limits: limits)
+    }
+
+    /// A JPEG through the quiet reader, or nil for a layout left to Leptonica (CMYK, YCCK).
+    static func loadJPEG(path: String, limits: ImageLimits) throws(OCRError) -> LeptImage? {
+        var result = kordant_image_result()
+        let pix = kordant_read_jpeg(path, Int64(limits.maxPixels), &result)
+        return try wrap(pix, result, format: "JPEG", path: path, limits: limits)
+    }
+
+    static func wrap(_ pix: UnsafeMutablePointer<Pix>?, _ r: kordant_image_result, format: String, path: String,
+                     limits: ImageLimits) throws(OCRError) -> LeptImage? {
+        if let pix { return LeptImage(pix) }
+        switch Int(r.status) {
+        case KORDANT_IMAGE_UNSUPPORTED: return nil
+        case KORDANT_IMAGE_TOO_LARGE: try checkSize(Int(r.width), Int(r.height), path: path, limits: limits)
+        default: break
+        }
+        var reason = withUnsafeBytes(of: r.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        // libjpeg's own wording often starts "Corrupt JPEG data: "; say it once.
+        let prefix = "corrupt \(format) data: "
+        if reason.lowercased().hasPrefix(prefix.lowercased()) { reason = String(reason.dropFirst(prefix.count)) }
+        let header = r.width > 0 ? " (header says \(r.width) × \(r.height))" : ""
+        throw OCRError(.unreadable, path: path, "\(prefix)\(reason.isEmpty ? "the decoder gave up" : reason)\(header)")
+    }
+
+    /// Up to `count` bytes from the start of the file.
+    static func prefix(of path: String, count: Int) -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
+        defer { try? handle.close() }
+        return [UInt8]((try? handle.read(upToCount: count)) ?? Data())
+    }
+
     /// The IEND chunk type within the last 64 bytes (a few writers append padding after it).
     static func hasPNGEnd(_ path: String, size: Int) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else { return true }
@@ -127,9 +181,12 @@ public enum ImageLoader {
     }
 
     static func checkSize(_ w: Int, _ h: Int, path: String, limits: ImageLimits) throws(OCRError) {
-        if w * h > limits.maxPixels {
+        // A PNG header can claim 2³² − 1 on each side: the product must not trap.
+        let (pixels, overflow) = w.multipliedReportingOverflow(by: h)
+        if overflow || pixels > limits.maxPixels {
+            let megapixels = Int((Double(w) * Double(h) / 1_000_000).rounded(.down))
             throw OCRError(.tooLarge, path: path,
-                           "\(w) × \(h) = \(w * h / 1_000_000) megapixels exceeds the limit of \(limits.maxPixels / 1_000_000) megapixels")
+                           "\(w) × \(h) = \(megapixels) megapixels exceeds the limit of \(limits.maxPixels / 1_000_000) megapixels")
         }
     }
 }

@@ -158,6 +158,26 @@ enum OCRRun {
         #expect(try CLI.run(["ocr", "TestDocuments/bad_huge_header.png"]).stderr.contains("megapixels exceeds the limit"))
     }
 
+    /// Damaged image data, not just a cut file: flipped bytes inside a PNG's compressed pixels and
+    /// a JPEG cut in the middle of its entropy-coded data. One line each on stderr, ours, naming the
+    /// file and the decoder's reason; nothing printed by libpng or libjpeg themselves.
+    @Test func damagedImageDataIsReportedOnlyByUs() throws {
+        var png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "TestDocuments/optout_form.lowres.png", relativeTo: CLI.repository)))
+        let idat = try #require(png.indices.dropLast(4).first { png[$0..<($0 + 4)].elementsEqual("IDAT".utf8) })
+        for k in 0..<16 { png[idat + 200 + k * 37] ^= 0x5A }
+        let damaged = CLI.temporary("damaged.png")
+        try Data(png).write(to: URL(fileURLWithPath: damaged))
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: "TestDocuments/passport_td3.noisy.jpg", relativeTo: CLI.repository))
+        let cut = CLI.temporary("cut.jpg")
+        try jpeg.prefix(jpeg.count / 2).write(to: URL(fileURLWithPath: cut))
+        let r = try CLI.run(["ocr", damaged, cut])
+        #expect(r.status == 41)
+        let lines = r.stderr.split(separator: "\n")
+        #expect(lines.count == 2 && lines.allSatisfy { $0.hasPrefix("kordant: error: ") }, "\(r.stderr)")
+        #expect(lines.first?.contains("damaged.png: corrupt PNG data: ") == true, "\(r.stderr)")
+        #expect(lines.last?.contains("cut.jpg: corrupt JPEG data: ") == true, "\(r.stderr)")
+    }
+
     /// Without language data the engine cannot start: every file says so, with its own name.
     @Test func missingLanguageDataIsAnEngineError() throws {
         let empty = CLI.temporary("no-tessdata")

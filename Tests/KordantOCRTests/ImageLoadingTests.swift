@@ -39,6 +39,79 @@ import Testing
         #expect(kind("deed_warranty.clean.png", ImageLimits(maxPixels: 1_000_000)) == .tooLarge)
         #expect(kind("deed_warranty.clean.png") == nil)
     }
+
+    /// A PNG header claiming 2³² − 1 pixels each way is too large, not an arithmetic trap.
+    @Test func absurdPNGDimensionsAreTooLarge() throws {
+        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+        bytes += [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 8, 0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0] + Array("IEND".utf8) + [0, 0, 0, 0]
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("absurd-\(getpid()).png").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(throws: OCRError.self) { try ImageLoader.load(path: path) }
+        do { _ = try ImageLoader.load(path: path) } catch { #expect(error.kind == .tooLarge && error.detail.contains("4294967295 × 4294967295")) }
+    }
+}
+
+/// PNG and JPEG are decoded by the engine's own quiet readers (libpng and libjpeg with their
+/// messages kept off stderr); what they produce must be what Leptonica's readers produce.
+@Suite struct QuietReaderTests {
+    static func leptonica(_ path: String) throws -> LeptImage {
+        try LeptImage.make(pixRead(path), "pixRead \(path)")
+    }
+
+    static func same(_ a: LeptImage, _ b: LeptImage) -> Bool {
+        var equal: Int32 = 0
+        return pixEqual(a.pix, b.pix, &equal) == 0 && equal == 1
+    }
+
+    /// Every PNG and JPEG page of TestDocuments: identical pixels, depth and resolution.
+    @Test func testDocumentsMatchLeptonica() throws {
+        let folder = ImageLoadingTests.root + "/TestDocuments"
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder)
+            .filter { !$0.hasPrefix("bad_") && ($0.hasSuffix(".png") || $0.hasSuffix(".jpg")) }
+        #expect(files.count >= 30)
+        for file in files {
+            let ours = try ImageLoader.load(path: folder + "/" + file)[0]
+            let theirs = try Self.leptonica(folder + "/" + file)
+            #expect(Self.same(ours, theirs), "\(file): pixels differ")
+            #expect(ours.depth == theirs.depth && ours.resolution == theirs.resolution && pixGetSpp(ours.pix) == pixGetSpp(theirs.pix),
+                    "\(file): depth \(ours.depth)/\(theirs.depth), resolution \(ours.resolution)/\(theirs.resolution)")
+        }
+    }
+
+    /// Colour types the scans do not use, written by Leptonica (through libpng / libjpeg): RGB and
+    /// RGBA PNG and colour JPEG decode to the same pixels as Leptonica's readers; 1-bit and
+    /// palette PNGs, which the quiet reader expands to 8 bits per sample, to the same grey levels.
+    @Test func otherColourTypes() throws {
+        let gray = try ImageLoader.load(path: ImageLoadingTests.root + "/TestDocuments/optout_form.lowres.png")[0]
+        let rgb = try LeptImage.make(pixConvert8To32(gray.pix), "to RGB")
+        // A colour gradient so the channels differ.
+        for y in stride(from: 0, to: rgb.height, by: 7) {
+            for x in stride(from: 0, to: rgb.width, by: 5) { pixSetRGBPixel(rgb.pix, Int32(x), Int32(y), Int32(x % 256), Int32(y % 256), 77) }
+        }
+        let rgba = try LeptImage.make(pixCopy(nil, rgb.pix), "copy")
+        pixSetSpp(rgba.pix, 4)
+        pixSetAlphaOverWhite(rgba.pix)
+        let binary = try LeptImage.make(pixConvertTo1(gray.pix, 128), "binarise")
+        let palette = try LeptImage.make(pixConvertGrayToColormap(gray.pix), "palette")
+        let cases: [(String, LeptImage, Int, Bool)] = [
+            ("rgb.png", rgb, IFF_PNG, true), ("rgba.png", rgba, IFF_PNG, true), ("rgb.jpg", rgb, IFF_JFIF_JPEG, true),
+            ("gray.jpg", gray, IFF_JFIF_JPEG, true), ("binary.png", binary, IFF_PNG, false), ("palette.png", palette, IFF_PNG, false),
+        ]
+        for (name, image, format, exact) in cases {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("quiet-\(getpid())-\(name)").path
+            #expect(pixWrite(path, image.pix, Int32(format)) == 0)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let ours = try ImageLoader.load(path: path)[0]
+            let theirs = try Self.leptonica(path)
+            if exact {
+                #expect(Self.same(ours, theirs), "\(name): pixels differ")
+            } else {
+                let a = try LeptImage.make(pixConvertTo8(ours.pix, 0), "gray"), b = try LeptImage.make(pixConvertTo8(theirs.pix, 0), "gray")
+                #expect(ours.depth > 1 && Self.same(a, b), "\(name): grey levels differ")
+            }
+        }
+    }
 }
 
 @Suite struct CorruptImageTests {
