@@ -6,7 +6,7 @@ import Foundation
 public struct OCRError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable, Codable {
         case notFound = "not_found"
-        /// Not an image Leptonica can read, empty, or corrupt/truncated.
+        /// Not an image format the engine reads, empty, or corrupt/truncated.
         case unreadable
         /// Larger than the pixel limit (refused from the header, before decoding).
         case tooLarge = "too_large"
