@@ -115,11 +115,6 @@ public enum ImageLoader {
             }
             return images
         }
-        // A PNG without its closing IEND chunk is truncated: say so before libpng does (its error
-        // handler prints to stderr, and the libraries never print).
-        if format == Int32(IFF_PNG), !hasPNGEnd(path, size: size) {
-            throw OCRError(.unreadable, path: path, "truncated PNG: the file ends before its IEND chunk (header says \(w) × \(h))")
-        }
         guard let p = pixRead(path) else {
             throw OCRError(.unreadable, path: path, "corrupt or truncated image data (header says \(w) × \(h))")
         }
@@ -133,6 +128,7 @@ public enum ImageLoader {
         let w = head[16..<20].reduce(0) { $0 << 8 | Int($1) }, h = head[20..<24].reduce(0) { $0 << 8 | Int($1) }
         if w == 0 || h == 0 { throw OCRError(.emptyImage, path: path, "image is \(w) × \(h) pixels") }
         try checkSize(w, h, path: path, limits: limits)
+        // Said before decoding, so a cut file gets this plain reason rather than libpng's.
         if !hasPNGEnd(path, size: size) {
             throw OCRError(.unreadable, path: path, "truncated PNG: the file ends before its IEND chunk (header says \(w) × \(h))")
         }
