@@ -111,7 +111,7 @@ struct OCR: AsyncParsableCommand {
         discussion: """
             Preprocessing (on by default, reported per page): grayscale, background flattening, \
             rescaling small text, orientation (Tesseract OSD), deskew. JSON output is one line per \
-            file; a file that cannot be read gets {"file", "error"} and the others go on. Runs \
+            file; a file that cannot be read gets {"file", "error": {"code", "file", "message"}} and the others go on. Runs \
             Tesseract single-threaded per worker (OMP_THREAD_LIMIT=1) with --jobs workers.
             """)
 
@@ -177,7 +177,9 @@ struct OCR: AsyncParsableCommand {
                 case .hocr: print(doc.pages.compactMap(\.hocr).joined(), terminator: "")
                 }
             case .failure(let error):
-                if format == .json { Output.printJSON(ErrorLine(file: error.path, error: .init(code: error.kind.rawValue, message: error.detail))) }
+                if format == .json {
+                    Output.printJSON(ErrorLine(file: error.path, error: .init(code: error.kind.rawValue, file: error.path, message: error.detail)))
+                }
                 FileHandle.standardError.write(Data("kordant: error: \(error.path): \(error.detail) [\(error.kind.rawValue)]\n".utf8))
                 firstFailure = firstFailure ?? ExitCodes.code(for: error.kind)
             }
@@ -191,9 +193,10 @@ struct OCR: AsyncParsableCommand {
     }
 }
 
-/// `{"file", "error": {"code", "message"}}`: one failed file in JSON Lines output.
+/// `{"file", "error": {"code", "file", "message"}}`: one failed file in JSON Lines output. The
+/// error object is the one every command prints; `file` is also at the top, as on success lines.
 struct ErrorLine: Encodable {
-    struct Detail: Encodable { let code, message: String }
+    struct Detail: Encodable { let code, file, message: String }
     let file: String
     let error: Detail
 }

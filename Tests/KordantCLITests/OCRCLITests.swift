@@ -145,6 +145,8 @@ enum OCRRun {
         for (line, image) in zip(lines, bad) {
             let error = line["error"] as? [String: String]
             #expect(error?["code"] == image.expect_error, "\(image.file): \(line)")
+            // The error object every command prints: code, file, message.
+            #expect(error?["file"] == "TestDocuments/\(image.file)" && error?["message"]?.isEmpty == false)
             #expect(line["file"] as? String == "TestDocuments/\(image.file)")
         }
         #expect((lines.last?["pages"] as? [[String: Any]])?.first?["kind"] as? String == "optout")
