@@ -154,10 +154,10 @@ public enum ImageLoader {
         }
         var reason = withUnsafeBytes(of: r.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         // libjpeg's own wording often starts "Corrupt JPEG data: "; say it once.
-        let prefix = "corrupt \(format) data: "
-        if reason.lowercased().hasPrefix(prefix.lowercased()) { reason = String(reason.dropFirst(prefix.count)) }
+        let lead = "corrupt \(format) data: "
+        if reason.lowercased().hasPrefix(lead.lowercased()) { reason = String(reason.dropFirst(lead.count)) }
         let header = r.width > 0 ? " (header says \(r.width) × \(r.height))" : ""
-        throw OCRError(.unreadable, path: path, "\(prefix)\(reason.isEmpty ? "the decoder gave up" : reason)\(header)")
+        throw OCRError(.unreadable, path: path, "\(lead)\(reason.isEmpty ? "the decoder gave up" : reason)\(header)")
     }
 
     /// Up to `count` bytes from the start of the file.

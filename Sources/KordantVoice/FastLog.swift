@@ -40,15 +40,11 @@ enum FastLog {
         if i < n { lnTail(p + i, count: n &- i) }
     }
 
-    /// The last 1–7 values, padded with 1s (ln 1 = 0) so they go through the same vector code.
-    /// Bytes are copied in and out (setting lanes by a variable index scalarised the whole log),
-    /// and out of line so the main loop's code stays as it is for callers without a tail.
+    /// The last 1–7 values, padded with 1s (ln 1 = 0) so they go through the same vector code;
+    /// copied back as bytes, and out of line so callers without a tail keep their code as it is.
     @inline(never)
     static func lnTail(_ p: UnsafeMutablePointer<Float>, count: Int) {
-        let bytes = count &* 4
-        var tail = SIMD8<Float>(repeating: 1)
-        withUnsafeMutableBytes(of: &tail) { $0.baseAddress!.copyMemory(from: p, byteCount: bytes) }
-        var r = ln(tail)
-        withUnsafeBytes(of: &r) { UnsafeMutableRawPointer(p).copyMemory(from: $0.baseAddress!, byteCount: bytes) }
+        var r = ln(VectorKernels.partialLoad(p, count: count, padding: 1))
+        withUnsafeBytes(of: &r) { UnsafeMutableRawPointer(p).copyMemory(from: $0.baseAddress!, byteCount: count &* 4) }
     }
 }

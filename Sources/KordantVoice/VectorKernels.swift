@@ -57,16 +57,21 @@ enum VectorKernels {
         let eps = SIMD8<Float>(repeating: epsilon)
         var sum = SIMD8<Float>(), product = SIMD8<Float>(repeating: 1)
         var exponents = SIMD8<Int32>()
-        @inline(__always) func logTake(_ v: SIMD8<Float>) {
+        // Binary exponent and mantissa in [1, 2) of positive normal floats, lane-wise.
+        @inline(__always) func split(_ v: SIMD8<Float>) -> (SIMD8<Int32>, SIMD8<Float>) {
             let bits = unsafeBitCast(v, to: SIMD8<Int32>.self)
-            exponents &+= (bits &>> 23) &- 127
-            product *= unsafeBitCast((bits & 0x007F_FFFF) | 0x3F80_0000, to: SIMD8<Float>.self)
+            return ((bits &>> 23) &- 127, unsafeBitCast((bits & 0x007F_FFFF) | 0x3F80_0000, to: SIMD8<Float>.self))
+        }
+        @inline(__always) func logTake(_ v: SIMD8<Float>) {
+            let (e, m) = split(v)
+            exponents &+= e
+            product *= m
         }
         @inline(__always) func renormalise() {
             // A lane's product of mantissas below 2^8 after 8 steps; fold it back into [1, 2).
-            let bits = unsafeBitCast(product, to: SIMD8<Int32>.self)
-            exponents &+= (bits &>> 23) &- 127
-            product = unsafeBitCast((bits & 0x007F_FFFF) | 0x3F80_0000, to: SIMD8<Float>.self)
+            let (e, m) = split(product)
+            exponents &+= e
+            product = m
         }
         var i = 0, steps = 0
         while i &+ 8 <= n {
@@ -79,11 +84,7 @@ enum VectorKernels {
         }
         if i < n {
             // The tail padded with 0s for the sum and 1s (mantissa 1, exponent 0) for the log sum.
-            // Copied in as bytes: setting lanes by a variable index scalarises the vector code.
-            let bytes = (n &- i) &* 4
-            var values = SIMD8<Float>()
-            withUnsafeMutableBytes(of: &values) { $0.baseAddress!.copyMemory(from: raw + i &* 4, byteCount: bytes) }
-            values += eps
+            let values = partialLoad(raw + i &* 4, count: n &- i, padding: 0) + eps
             let lanes = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7) .< SIMD8(repeating: Int32(n &- i))
             sum += values.replacing(with: 0, where: .!lanes)
             logTake(values.replacing(with: 1, where: .!lanes))
@@ -92,5 +93,14 @@ enum VectorKernels {
         let logMantissas = Double(FastLog.ln(product).sum())
         let logSum = logMantissas + Double(exponents.wrappedSum()) * 0.693_147_180_559_945_3
         return (Double(sum.sum()), logSum)
+    }
+
+    /// The first `count` (< 8) floats at `p`, the other lanes `padding`. Copied in as bytes:
+    /// setting lanes by a variable index made the compiler scalarise the vector code around it.
+    @inline(__always)
+    static func partialLoad(_ p: UnsafeRawPointer, count: Int, padding: Float) -> SIMD8<Float> {
+        var v = SIMD8<Float>(repeating: padding)
+        withUnsafeMutableBytes(of: &v) { $0.baseAddress!.copyMemory(from: p, byteCount: count &* 4) }
+        return v
     }
 }
