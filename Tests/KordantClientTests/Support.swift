@@ -154,7 +154,10 @@ func makeClient(_ server: String, token: String = Kordant.token(), transformer: 
     c.transformer = transformer
     c.retry = RetryPolicy(maxAttempts: attempts, base: 0.02, cap: 0.2)
     c.requestTimeout = 5
-    c.totalTimeout = 30
+    // The client's default. Not shorter: with 2 cores, synchronous tests running beside these
+    // hold the cooperative threads, so a 0.2 s backoff can resume many seconds late; at 30 s
+    // a 3-attempt test once ran out of time after 2 attempts (CI, "no answer after 2 attempts").
+    c.totalTimeout = 120
     return try KordantAPIClient(configuration: c, credentials: Credentials(token: token, source: "test"), cache: cache, logger: logger)
 }
 
