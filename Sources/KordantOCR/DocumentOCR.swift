@@ -11,6 +11,8 @@ public struct OCROptions: Sendable {
     /// Also produce Tesseract's hOCR / TSV renderings of each page.
     public var hocr = false
     public var tsv = false
+    /// The MRZ reader's settings.
+    public var mrz = MRZScanOptions()
 
     public init() {}
 }
@@ -63,14 +65,24 @@ public final class OCRWorker {
     }
 
     public func process(image: LeptImage, index: Int = 1, options o: OCROptions = .init()) throws(OCRError) -> PageResult {
-        var (prepared, report, glyphs) = try Preprocessor.run(image, options: o.preprocess)
+        // The MRZ first, on the image as given, whatever the page turns out to be: its lines say
+        // which way up the document is, and a page that has one is an identity document.
+        let scanned = MRZScanner.scan(image, tesseract: text, options: o.mrz)
+        var input = image
+        let turn = o.preprocess.orientation ? scanned?.rotation ?? 0 : 0
+        if turn != 0 { input = try Preprocessor.rotate(image, clockwise: turn) }
+        var (prepared, report) = try Preprocessor.run(input, options: o.preprocess)
+        if turn != 0 {
+            report.rotation = turn
+            report.steps.insert("orientation", at: 0)
+        }
         let mode: PageSegmentation = o.kind == .id ? .sparse : .auto
         var page = try text.recognize(prepared, resolution: report.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv)
         // Orientation only when the reading is poor: an upright page reads with high confidence and
         // never pays for OSD. Otherwise ask OSD (trusted only when confident: it misjudges small
         // cards with little text), then also try the page turned by 180°, and keep the clearly
         // better reading.
-        if o.preprocess.orientation && page.meanConfidence < 70 {
+        if o.preprocess.orientation && page.meanConfidence < 70 && scanned == nil {
             var candidates: [Int] = []
             // OSD only for page-sized images: on cards (≈ 1–2 MP at 300 DPI) it scored under 3
             // either way, below the trust threshold, so asking it there only costs time.
@@ -97,15 +109,14 @@ public final class OCRWorker {
             }
         }
         let lines = TextLine.group(page.words)
-        let kind = o.kind ?? FieldExtractor.detectKind(page.text)
+        let kind = o.kind ?? (scanned != nil ? .id : FieldExtractor.detectKind(page.text))
         var fields: [String: Field] = [:]
-        var mrz: MRZ?
+        var mrz = scanned
         var agreement: [String: Bool]?
         switch kind {
         case .deed: fields = FieldExtractor.deed(lines)
         case .optout: fields = FieldExtractor.optout(lines)
-        case .id:
-            (fields, mrz, agreement) = try identity(lines: lines, image: prepared, resolution: report.resolution, glyphs: glyphs)
+        case .id: (fields, mrz, agreement) = identity(lines: lines, scanned: scanned)
         case .unknown: break
         }
         return PageResult(page: index, kind: kind, text: page.text, meanConfidence: (page.meanConfidence * 10).rounded() / 10,
@@ -113,79 +124,52 @@ public final class OCRWorker {
                           mrz: mrz, visualZoneAgreement: agreement, hocr: page.hocr, tsv: page.tsv)
     }
 
-    /// ID fields: the MRZ (found in the page text, or read again line by line from the bottom
-    /// band) is authoritative when it verifies; otherwise the visual zone's values are reported.
-    private func identity(lines: [TextLine], image: LeptImage, resolution: Int, glyphs: GlyphReading?) throws(OCRError)
-        -> ([String: Field], MRZ?, [String: Bool]?)
-    {
+    /// ID fields: the MRZ read from the image is authoritative when it is valid; otherwise the
+    /// visual zone's values are reported. The two are cross-checked, and a disagreement puts the
+    /// MRZ up for review. Without an MRZ in the image, MRZ-like lines in the page text are parsed,
+    /// but text alone (no glyph evidence) is never enough for `valid`.
+    private func identity(lines: [TextLine], scanned: MRZ?) -> ([String: Field], MRZ?, [String: Bool]?) {
         let visual = FieldExtractor.idVisual(lines)
-        var mrzWords: [Word] = []
-        var parsed: MRZ?
-        if let (format, found) = MRZParser.find(in: lines.map(\.text)) {
-            parsed = MRZParser.parse(found, format: format)
-            mrzWords = lines.filter { l in found.contains(MRZParser.normalise(l.text)) }.flatMap(\.words)
+        var parsed = scanned
+        if parsed == nil, let (format, found) = MRZParser.find(in: lines.map(\.text)), var fromText = MRZParser.parse(found, format: format) {
+            fromText.reviewReasons.append("read from the page text only (no MRZ band found in the image)")
+            fromText.box = lines.filter { l in found.contains(MRZParser.normalise(l.text)) }.flatMap(\.words)
+                .map(\.box).reduce(nil) { acc, box in acc.map { $0.union(box) } ?? box }
+            parsed = fromText
         }
-        // OCR-B template matching (Leptonica only, a few milliseconds), unless preprocessing
-        // already did it on this very image.
-        let glyphReading: MRZ? = if let glyphs, glyphs.image === image { glyphs.mrz } else { Preprocessor.glyphMRZ(image) }
-        if parsed?.valid != true && glyphReading?.valid != true {
-            // Last chance: the bottom band alone, as a block (MRZ lines are uniform monospace).
-            let band = BoundingBox(x: 0, y: image.height * 6 / 10, width: image.width, height: image.height * 4 / 10)
-            let page = try text.recognize(image, resolution: resolution, mode: .singleBlock, rectangle: band)
-            let bandLines = TextLine.group(page.words)
-            if let (format, found) = MRZParser.find(in: bandLines.map(\.text)), let again = MRZParser.parse(found, format: format),
-               again.valid || parsed == nil {
-                parsed = again
-                mrzWords = bandLines.filter { l in found.contains(MRZParser.normalise(l.text)) }.flatMap(\.words)
+        guard var mrz = parsed else { return (visual, nil, nil) }
+        var agreement: [String: Bool] = [:]
+        let mrzValues: [String: String?] = [
+            "surname": mrz.surname, "given_names": mrz.givenNames, "document_number": mrz.documentNumber,
+            "nationality": mrz.nationality, "date_of_birth": mrz.dateOfBirth, "sex": mrz.sex, "expiry_date": mrz.expiryDate,
+        ]
+        var disagreements: [String] = []
+        for (name, v) in visual {
+            guard let m = mrzValues[name] ?? nil, let s = v.value.string else { continue }
+            let agrees = normalised(s) == normalised(m)
+            agreement[name] = agrees
+            // Only a clearly read visual value can overrule the zone's own checks.
+            if !agrees && v.confidence >= 80 && ["surname", "document_number", "date_of_birth", "expiry_date"].contains(name) {
+                disagreements.append(name)
             }
         }
-        // OCR-B template matching: it reads `<` by shape and height where the model guesses K, and
-        // the name line has no check digit to catch that, so a verified glyph reading is preferred
-        // to a verified model reading, and either to an unverified one.
-        if let byGlyph = glyphReading {
-            if parsed == nil || (byGlyph.valid && parsed?.valid != true) {
-                parsed = byGlyph
-            } else if byGlyph.valid, let model = parsed, model.valid, byGlyph.lines != model.lines {
-                // Both verify but differ (in fields no check digit covers): keep the reading the
-                // printed zone agrees with more; on a tie, the glyph reading.
-                func agreement(_ m: MRZ) -> Int {
-                    [("surname", m.surname), ("given_names", m.givenNames), ("nationality", m.nationality)]
-                        .filter { name, value in visual[name]?.value.string.map { normalised($0) == normalised(value) } ?? false }.count
-                }
-                if agreement(byGlyph) >= agreement(model) { parsed = byGlyph }
-            }
-        }
+        if !disagreements.isEmpty { mrz.reviewReasons.append("visual zone disagrees: " + disagreements.sorted().joined(separator: ", ")) }
         var fields = visual
-        var agreement: [String: Bool]?
-        if let mrz = parsed {
-            if mrz.valid {
-                let from = FieldExtractor.field(.text(""), mrzWords)
-                func set(_ name: String, _ value: String?) {
-                    guard let value, !value.isEmpty else { return }
-                    fields[name] = Field(value: .text(value), confidence: from.confidence, box: from.box)
-                }
-                // Names carry no check digit: the visual zone's (printed in an ordinary font, which
-                // the model reads better than OCR-B) wins when it was found.
-                if visual["surname"] == nil { set("surname", mrz.surname) }
-                if visual["given_names"] == nil { set("given_names", mrz.givenNames) }
-                set("document_number", mrz.documentNumber)
-                set("nationality", mrz.nationality)
-                set("date_of_birth", mrz.dateOfBirth)
-                set("sex", mrz.sex)
-                set("expiry_date", mrz.expiryDate)
+        if mrz.valid {
+            let confidence = (mrz.confidence ?? 0) * 100
+            func set(_ name: String, _ value: String?) {
+                guard let value, !value.isEmpty else { return }
+                fields[name] = Field(value: .text(value), confidence: (confidence * 10).rounded() / 10, box: mrz.box)
             }
-            var a: [String: Bool] = [:]
-            let mrzValues: [String: String?] = [
-                "surname": mrz.surname, "given_names": mrz.givenNames, "document_number": mrz.documentNumber,
-                "nationality": mrz.nationality, "date_of_birth": mrz.dateOfBirth, "sex": mrz.sex, "expiry_date": mrz.expiryDate,
-            ]
-            for (name, v) in visual {
-                guard let m = mrzValues[name] ?? nil, let s = v.value.string else { continue }
-                a[name] = normalised(s) == normalised(m)
-            }
-            agreement = a
+            set("surname", mrz.surname)
+            set("given_names", mrz.givenNames)
+            set("document_number", mrz.documentNumber)
+            set("nationality", mrz.nationality)
+            set("date_of_birth", mrz.dateOfBirth)
+            set("sex", mrz.sex)
+            set("expiry_date", mrz.expiryDate)
         }
-        return (fields, parsed, agreement)
+        return (fields, mrz, agreement.isEmpty ? nil : agreement)
     }
 
     private func normalised(_ s: String) -> String {

@@ -89,6 +89,40 @@ final class TesseractHandle {
         return (Int(degrees), confidence)
     }
 
+    /// One recognised character with Tesseract's confidence (0–100) and its box.
+    struct Symbol {
+        var text: String
+        var confidence: Double
+        var box: BoundingBox
+    }
+
+    /// Character-level reading of `image` as one block, restricted to `whitelist` (the MRZ
+    /// alphabet), for the MRZ reader's second opinion.
+    func recognizeSymbols(_ image: LeptImage, whitelist: String) -> [Symbol] {
+        TessBaseAPISetPageSegMode(api, PSM_SINGLE_BLOCK)
+        TessBaseAPISetVariable(api, "tessedit_char_whitelist", whitelist)
+        TessBaseAPISetImage2(api, image.pix)
+        TessBaseAPISetSourceResolution(api, 300)
+        defer {
+            TessBaseAPIClear(api)
+            TessBaseAPISetVariable(api, "tessedit_char_whitelist", "")
+        }
+        guard TessBaseAPIRecognize(api, nil) == 0, let iterator = TessBaseAPIGetIterator(api) else { return [] }
+        defer { TessResultIteratorDelete(iterator) }
+        let page = TessResultIteratorGetPageIterator(iterator)
+        var symbols: [Symbol] = []
+        repeat {
+            guard let cText = TessResultIteratorGetUTF8Text(iterator, RIL_SYMBOL) else { continue }
+            let text = String(cString: cText)
+            TessDeleteText(cText)
+            var l: Int32 = 0, t: Int32 = 0, r: Int32 = 0, b: Int32 = 0
+            TessPageIteratorBoundingBox(page, RIL_SYMBOL, &l, &t, &r, &b)
+            symbols.append(Symbol(text: text, confidence: Double(TessResultIteratorConfidence(iterator, RIL_SYMBOL)),
+                                  box: BoundingBox(x: Int(l), y: Int(t), width: Int(r - l), height: Int(b - t))))
+        } while TessPageIteratorNext(page, RIL_SYMBOL) != 0
+        return symbols
+    }
+
     func recognize(_ image: LeptImage, resolution: Int, mode: PageSegmentation, rectangle: BoundingBox? = nil,
                    hocr: Bool = false, tsv: Bool = false) throws(OCRError) -> PageText {
         TessBaseAPISetPageSegMode(api, TessPageSegMode(rawValue: UInt32(mode.rawValue)))

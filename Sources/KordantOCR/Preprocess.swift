@@ -49,21 +49,14 @@ public struct PreprocessReport: Sendable, Equatable, Codable {
     public var resolution = 300
 }
 
-/// The OCR-B glyph reader's result on one image.
-struct GlyphReading {
-    let image: LeptImage
-    let mrz: MRZ?
-}
-
 enum Preprocessor {
     /// Runs the enabled steps that the page needs. Orientation is not decided here: the caller
     /// reads the page first and only asks OSD when the reading is poor (see `OCRWorker`), so
     /// upright pages never pay for it.
-    /// Returns the prepared image, what was done, and the glyph reader's MRZ when the orientation
-    /// check already read one (so that the ID fields do not read it again).
-    static func run(_ input: LeptImage, options o: PreprocessOptions) throws(OCRError) -> (LeptImage, PreprocessReport, GlyphReading?) {
+    /// Returns the prepared image and what was done. (An upside-down identity document is turned
+    /// before this, from its MRZ's direction: see `MRZScanner`.)
+    static func run(_ input: LeptImage, options o: PreprocessOptions) throws(OCRError) -> (LeptImage, PreprocessReport) {
         var report = PreprocessReport()
-        var glyphs: GlyphReading?
         var image = input
         let sourceResolution = input.resolution >= 70 && input.resolution <= 1200 ? input.resolution : 300
         report.resolution = sourceResolution
@@ -104,21 +97,6 @@ enum Preprocessor {
                 image = try rotate(image, clockwise: 180)
                 report.rotation = 180
                 report.steps.append("orientation")
-            } else if abs(upright) < 0.2 {
-                // No verdict from the text lines (an ID's photo joins them into one band): an MRZ
-                // that verifies only with the image turned says it is upside down. A few
-                // milliseconds of glyph matching instead of a poor first reading and a second one.
-                glyphs = GlyphReading(image: image, mrz: glyphMRZ(image))
-                if glyphs?.mrz?.valid != true {
-                    let turned = try rotate(image, clockwise: 180)
-                    let mrz = glyphMRZ(turned)
-                    if mrz?.valid == true {
-                        image = turned
-                        glyphs = GlyphReading(image: turned, mrz: mrz)
-                        report.rotation = 180
-                        report.steps.append("orientation")
-                    }
-                }
             }
         }
         if o.binarize {
@@ -128,7 +106,7 @@ enum Preprocessor {
                 report.steps.append("binarize")
             }
         }
-        return (image, report, glyphs)
+        return (image, report)
     }
 
     /// Finds the skew on `binary` (a binary copy of `image`; made here when nil) and rotates `image`.
@@ -212,11 +190,6 @@ enum Preprocessor {
         }
         let total = above + below
         return total < 500 || lines < 5 ? 0 : Double(above - below) / Double(total)
-    }
-
-    /// The MRZ the OCR-B glyph reader finds in the bottom band, parsed (nil when none).
-    static func glyphMRZ(_ image: LeptImage) -> MRZ? {
-        MRZReader.read(image).flatMap { MRZParser.parse($0.1, format: $0.0) }
     }
 
     /// Turns an image by clockwise quarter turns.

@@ -40,10 +40,22 @@ struct OCRJSON {
         let field, printed, computed: String
         let valid: Bool
     }
+    struct MRZFieldJSON: Encodable {
+        let name, value: String
+        let valid: Bool?
+        let confidence: Double?
+        let repaired: [String]
+    }
     struct MRZJSON: Encodable {
         let format: String
         let lines: [String]
         let valid: Bool
+        let needs_review: Bool
+        let review_reasons: [String]
+        let confidence: Double?
+        let rotation: Int?
+        let box: Box?
+        let field_readings: [MRZFieldJSON]
         let checks: [CheckJSON]
         let problems: [String]
         let repairs: [String]
@@ -91,7 +103,11 @@ struct OCRJSON {
                                          scale: Output.r3(r.scale), text_height: r.textHeight, resolution: r.resolution),
             fields: p.fields.mapValues { FieldJSON(value: $0.value, confidence: $0.confidence, box: $0.box.map(Box.init)) },
             mrz: p.mrz.map { m in
-                MRZJSON(format: m.format.rawValue, lines: m.lines, valid: m.valid,
+                MRZJSON(format: m.format.rawValue, lines: m.lines, valid: m.valid, needs_review: m.needsReview,
+                        review_reasons: m.reviewReasons, confidence: m.confidence, rotation: m.rotation, box: m.box.map(Box.init),
+                        field_readings: m.fieldReadings.map {
+                            MRZFieldJSON(name: $0.name, value: $0.value, valid: $0.valid, confidence: $0.confidence, repaired: $0.repaired)
+                        },
                         checks: m.checks.map { CheckJSON(field: $0.field, printed: $0.printed, computed: $0.computed, valid: $0.valid) },
                         problems: m.problems, repairs: m.repairs, document_code: m.documentCode, issuer: m.issuer, surname: m.surname,
                         given_names: m.givenNames, document_number: m.documentNumber, nationality: m.nationality, sex: m.sex,

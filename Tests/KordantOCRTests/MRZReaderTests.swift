@@ -2,7 +2,8 @@ import Foundation
 @testable import KordantOCR
 import Testing
 
-/// The OCR-B glyph reader on TestDocuments' cards and passports (Leptonica only, no Tesseract).
+/// The MRZ reader (locate, rectify, read twice, decode) on TestDocuments' cards and passports and
+/// on pages without an MRZ, with real Tesseract and Leptonica.
 @Suite struct MRZReaderTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
@@ -17,27 +18,16 @@ import Testing
         ["clean.png", "noisy.jpg", "lowres.png", "rot180.png", "skewp2.5.png"].map { "\(d).\($0)" }
     }
 
-    /// The glyph reader alone: a reading that verifies has every check-digit-protected character
-    /// right (its O/0, O/C and M/N slips land where the check digits or the country and sex checks
-    /// catch them; names carry no check digit, so a Q read as O there is possible), and it reads
-    /// most pages exactly. The pipeline weighs it against Tesseract's reading and the printed zone
-    /// (OCRCLITests: every page valid and exact).
-    @Test func neverFalselyValidAndMostlyExact() throws {
-        var exact = 0
-        for file in Self.idImages where !file.contains("rot180") {
-            let image = try ImageLoader.load(path: Self.root + "/TestDocuments/" + file)[0]
-            let (prepared, _, _) = try Preprocessor.run(image, options: PreprocessOptions())
-            guard let (format, lines) = MRZReader.read(prepared), let mrz = MRZParser.parse(lines, format: format) else { continue }
-            let truth = try Self.truth(String(file.split(separator: ".")[0]))
-            if mrz.valid {
-                // Check digits cover everything but the names: that part must be exact.
-                let covered = format == .td1 ? Array(mrz.lines.prefix(2)) : [String(mrz.lines[0].prefix(5)), mrz.lines[1]]
-                let expected = format == .td1 ? Array(truth.prefix(2)) : [String(truth[0].prefix(5)), truth[1]]
-                #expect(covered == expected, "\(file): falsely valid \(mrz.lines)")
-                if mrz.lines == truth { exact += 1 }
-            }
-        }
-        #expect(exact >= 3, "\(exact) of 8 read exactly")
+    /// Every page read exactly, the format named, the direction found; valid only when exact.
+    @Test(arguments: idImages) func readsEveryTestDocumentMRZ(_ file: String) throws {
+        let tesseract = try TesseractHandle()
+        let image = try ImageLoader.load(path: Self.root + "/TestDocuments/" + file)[0]
+        let mrz = try #require(MRZScanner.scan(image, tesseract: tesseract), "\(file): no MRZ found")
+        let truth = try Self.truth(String(file.split(separator: ".")[0]))
+        #expect(mrz.lines == truth, "\(file): \(mrz.lines) \(mrz.reviewReasons)")
+        #expect(mrz.format == (file.hasPrefix("passport") ? .td3 : .td1))
+        #expect(mrz.rotation == (file.contains("rot180") ? 180 : 0))
+        if mrz.valid { #expect(mrz.lines == truth, "\(file): falsely valid") }
     }
 
     @Test func templatesCoverTheMRZAlphabet() {
@@ -46,8 +36,9 @@ import Testing
         #expect(OCRBTemplates.glyphs.allSatisfy { $0.3.count == OCRBTemplates.gridWidth * OCRBTemplates.gridHeight })
     }
 
-    @Test func pagesWithoutAnMRZGiveNothing() throws {
-        let image = try ImageLoader.load(path: Self.root + "/TestDocuments/deed_warranty.clean.png")[0]
-        #expect(MRZReader.read(image) == nil)
+    @Test(arguments: ["deed_warranty.clean.png", "optout_letter.clean.png", "optout_form.noisy.jpg", "deed_quitclaim.rot90.png"])
+    func pagesWithoutAnMRZGiveNothing(_ file: String) throws {
+        let image = try ImageLoader.load(path: Self.root + "/TestDocuments/" + file)[0]
+        #expect(MRZScanner.scan(image, tesseract: try TesseractHandle()) == nil)
     }
 }

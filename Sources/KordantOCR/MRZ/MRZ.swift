@@ -9,9 +9,34 @@ public struct MRZ: Sendable, Equatable, Codable {
         case td2 = "TD2"
         /// Passport: 2 lines × 44.
         case td3 = "TD3"
+        /// Visa, format A: 2 lines × 44, no composite check digit.
+        case mrva = "MRVA"
+        /// Visa, format B: 2 lines × 36, no composite check digit.
+        case mrvb = "MRVB"
 
-        var lineLength: Int { self == .td1 ? 30 : self == .td2 ? 36 : 44 }
-        var lineCount: Int { self == .td1 ? 3 : 2 }
+        public var lineLength: Int { self == .td1 ? 30 : (self == .td2 || self == .mrvb) ? 36 : 44 }
+        public var lineCount: Int { self == .td1 ? 3 : 2 }
+        /// The format of lines this long whose document code is `code` (visas start with V).
+        static func of(length: Int, lines: Int, code: String) -> Format? {
+            let visa = code.hasPrefix("V")
+            switch (length, lines) {
+            case (30, 3): return .td1
+            case (36, 2): return visa ? .mrvb : .td2
+            case (44, 2): return visa ? .mrva : .td3
+            default: return nil
+            }
+        }
+    }
+
+    /// One field as read: its value, its check digit's verdict (nil for fields without one), the
+    /// lowest confidence of its characters (0–1, nil for text-only parsing) and the cells changed
+    /// by repair ("line 2 col 5").
+    public struct FieldReading: Sendable, Equatable, Codable {
+        public var name: String
+        public var value: String
+        public var valid: Bool?
+        public var confidence: Double?
+        public var repaired: [String]
     }
 
     /// One check digit: which field, the digit printed and the digit computed.
@@ -41,8 +66,24 @@ public struct MRZ: Sendable, Equatable, Codable {
     public var checks: [Check]
     /// Characters changed by repair, e.g. "line 2 col 14: O→0".
     public var repairs: [String]
-    /// Every check digit (composite included) verifies and the structure is sound. Never true otherwise.
-    public var valid: Bool { !checks.isEmpty && checks.allSatisfy(\.valid) && problems.isEmpty }
+    /// Why a person should look at this reading: low-confidence characters, repairs, failed
+    /// check digits, disagreement with the visual zone. Empty when nothing is in doubt.
+    public var reviewReasons: [String] = []
+    /// Lowest character confidence over every line (0–1); nil when the lines came as text.
+    public var confidence: Double?
+    /// Per-field readings (filled by the image reader).
+    public var fieldReadings: [FieldReading] = []
+    /// Where the zone is in the image (source coordinates), when read from an image.
+    public var box: BoundingBox?
+    /// Clockwise turn that makes the zone upright (0, 90, 180, 270), when read from an image.
+    public var rotation: Int?
+
+    /// A person should check this reading before it is used.
+    public var needsReview: Bool { !reviewReasons.isEmpty || !checks.allSatisfy(\.valid) || !problems.isEmpty }
+    /// Every check digit (composite included) verifies, the structure is sound, and nothing in the
+    /// reading is in doubt (no repair by guess, no low-confidence character, no disagreement with
+    /// the visual zone). Never true otherwise.
+    public var valid: Bool { !checks.isEmpty && checks.allSatisfy(\.valid) && problems.isEmpty && reviewReasons.isEmpty }
 }
 
 public enum MRZParser {
@@ -107,8 +148,11 @@ public enum MRZParser {
 
     /// Parses and verifies MRZ lines, repairing OCR confusions guided by each field's type and its
     /// check digit. Returns nil only when the lines cannot be an MRZ of `format`.
-    public static func parse(_ raw: [String], format: MRZ.Format) -> MRZ? {
-        guard raw.count == format.lineCount else { return nil }
+    public static func parse(_ raw: [String], format given: MRZ.Format) -> MRZ? {
+        guard raw.count == given.lineCount else { return nil }
+        // Visas share the passport and TD2 line lengths; their document code starts with V.
+        let format = MRZ.Format.of(length: given.lineLength, lines: given.lineCount,
+                                   code: String(normalise(raw[0]).prefix(2))) ?? given
         var repairs: [String] = []
         var lines = raw.enumerated().map { i, l in fitLength(normalise(l), format: format, line: i, repairs: &repairs) }
         // Field layout: (line, range, type).
@@ -139,7 +183,12 @@ public enum MRZParser {
                 lines[line] = String(c)
             }
         }
-        return build(format: format, lines: lines, repairs: repairs)
+        guard var result = build(format: format, lines: lines, repairs: repairs) else { return nil }
+        // Type repairs in digit-only and letter-only fields follow the format; a changed line
+        // length or a character chosen to satisfy a check digit is a guess a person must confirm.
+        let guessed = repairs.filter { $0.contains("length") || $0.contains("document number") }
+        if !guessed.isEmpty { result.reviewReasons.append("repaired without glyph evidence: " + guessed.joined(separator: "; ")) }
+        return result
     }
 
     enum FieldType { case alpha, numeric, any }
@@ -149,6 +198,9 @@ public enum MRZParser {
         case .td3:
             return [(0, 2..<5, .alpha), (0, 5..<44, .alpha), (1, 9..<10, .numeric), (1, 10..<13, .alpha),
                     (1, 13..<20, .numeric), (1, 21..<28, .numeric), (1, 42..<44, .numeric)]
+        case .mrva, .mrvb:
+            return [(0, 2..<5, .alpha), (0, 5..<f.lineLength, .alpha), (1, 9..<10, .numeric), (1, 10..<13, .alpha),
+                    (1, 13..<20, .numeric), (1, 21..<28, .numeric)]
         case .td2:
             return [(0, 2..<5, .alpha), (0, 5..<36, .alpha), (1, 9..<10, .numeric), (1, 10..<13, .alpha),
                     (1, 13..<20, .numeric), (1, 21..<28, .numeric), (1, 35..<36, .numeric)]
@@ -160,7 +212,7 @@ public enum MRZParser {
 
     static func checkedAlphanumeric(_ f: MRZ.Format) -> [(Int, Range<Int>, Int, String)] {
         switch f {
-        case .td3, .td2: return [(1, 0..<9, 9, "document number")]
+        case .td3, .td2, .mrva, .mrvb: return [(1, 0..<9, 9, "document number")]
         case .td1: return [(0, 5..<14, 14, "document number")]
         }
     }
@@ -279,20 +331,25 @@ public enum MRZParser {
         let name: String
         var result: MRZ
         switch format {
-        case .td3, .td2:
+        case .td3, .td2, .mrva, .mrvb:
             name = s(0, 5..<format.lineLength)
             let number = s(1, 0..<9), dob = s(1, 13..<19), exp = s(1, 21..<27)
             check("document_number", number, c(1, 9))
             check("date_of_birth", dob, c(1, 19))
             check("expiry_date", exp, c(1, 27))
             var optional = ""
-            if format == .td3 {
+            switch format {
+            case .td3:
                 optional = s(1, 28..<42)
-                check("optional_data", optional, c(1, 42))
+                // An empty optional field may carry `<` as its check digit (ICAO 9303-4 4.2.2).
+                if !(c(1, 42) == "<" && optional.allSatisfy { $0 == "<" }) { check("optional_data", optional, c(1, 42)) }
                 check("composite", s(1, 0..<10) + s(1, 13..<20) + s(1, 21..<43), c(1, 43))
-            } else {
+            case .td2:
                 optional = s(1, 28..<35)
                 check("composite", s(1, 0..<10) + s(1, 13..<20) + s(1, 21..<35), c(1, 35))
+            default:
+                // Visas: no composite; the optional data runs to the end of the line.
+                optional = s(1, 28..<format.lineLength)
             }
             let (surname, given) = splitName(name)
             result = MRZ(format: format, lines: lines, documentCode: clean(s(0, 0..<2)), issuer: clean(s(0, 2..<5)),
@@ -301,8 +358,16 @@ public enum MRZParser {
                          expiryDate: date(exp, future: true), optionalData: clean(optional), problems: [], checks: checks,
                          repairs: repairs)
         case .td1:
-            let number = s(0, 5..<14), dob = s(1, 0..<6), exp = s(1, 8..<14)
-            check("document_number", number, c(0, 14))
+            var number = s(0, 5..<14), numberCheck = c(0, 14)
+            let dob = s(1, 0..<6), exp = s(1, 8..<14)
+            // A number longer than 9 characters continues in the optional data, `<` standing
+            // where its check digit would be; the check digit ends the continuation.
+            if numberCheck == "<", let end = s(0, 15..<30).firstIndex(of: "<"), end != s(0, 15..<30).startIndex {
+                let rest = s(0, 15..<30)[..<end]
+                number += rest.dropLast()
+                numberCheck = String(rest.last!)
+            }
+            check("document_number", number, numberCheck)
             check("date_of_birth", dob, c(1, 6))
             check("expiry_date", exp, c(1, 14))
             check("composite", s(0, 5..<30) + s(1, 0..<7) + s(1, 8..<15) + s(1, 18..<29), c(1, 29))

@@ -1,0 +1,369 @@
+import Foundation
+
+/// Turns per-cell evidence into MRZ lines: the format's grammar where it is certain, the check
+/// digits, and repairs only where the evidence allows exactly one.
+///
+/// Evidence is a log-score per character per cell (higher is likelier), the sum of the OCR-B
+/// template match and Tesseract's reading. Grammar used, all of it fixed by ICAO 9303: digits in
+/// dates and check digits, dates that are dates, sex `M`/`F`/`<`/`X`, document codes starting
+/// with A, C, I, P or V, issuing state and nationality from the ICAO list, and the name field's
+/// shape (components joined by `<`, surname and given names by `<<`, then only fillers).
+/// Nothing else is assumed: document numbers and optional data may hold any character.
+struct MRZDecoder {
+    /// Log-scores: lines × cells × 37.
+    let evidence: [[[Double]]]
+    /// Minimum posterior for a character to count as read with confidence.
+    var confident = 0.9
+    /// Largest log-score gap between the reading and a confusable alternative for a repair.
+    var repairGap = 8.0
+
+    enum Kind { case documentCode, country, name, free, date, check, checkOrFiller, sex }
+
+    struct Span {
+        var line: Int
+        var range: Range<Int>
+        var kind: Kind
+        var field: String
+    }
+
+    static func layout(_ f: MRZ.Format) -> [Span] {
+        switch f {
+        case .td3, .mrva:
+            var s: [Span] = [
+                Span(line: 0, range: 0..<2, kind: .documentCode, field: "document_code"),
+                Span(line: 0, range: 2..<5, kind: .country, field: "issuer"),
+                Span(line: 0, range: 5..<44, kind: .name, field: "name"),
+                Span(line: 1, range: 0..<9, kind: .free, field: "document_number"),
+                Span(line: 1, range: 9..<10, kind: .check, field: "document_number_check"),
+                Span(line: 1, range: 10..<13, kind: .country, field: "nationality"),
+                Span(line: 1, range: 13..<19, kind: .date, field: "date_of_birth"),
+                Span(line: 1, range: 19..<20, kind: .check, field: "date_of_birth_check"),
+                Span(line: 1, range: 20..<21, kind: .sex, field: "sex"),
+                Span(line: 1, range: 21..<27, kind: .date, field: "expiry_date"),
+                Span(line: 1, range: 27..<28, kind: .check, field: "expiry_date_check"),
+            ]
+            if f == .td3 {
+                s += [Span(line: 1, range: 28..<42, kind: .free, field: "optional_data"),
+                      Span(line: 1, range: 42..<43, kind: .checkOrFiller, field: "optional_data_check"),
+                      Span(line: 1, range: 43..<44, kind: .check, field: "composite_check")]
+            } else {
+                s.append(Span(line: 1, range: 28..<44, kind: .free, field: "optional_data"))
+            }
+            return s
+        case .td2, .mrvb:
+            var s: [Span] = [
+                Span(line: 0, range: 0..<2, kind: .documentCode, field: "document_code"),
+                Span(line: 0, range: 2..<5, kind: .country, field: "issuer"),
+                Span(line: 0, range: 5..<36, kind: .name, field: "name"),
+                Span(line: 1, range: 0..<9, kind: .free, field: "document_number"),
+                Span(line: 1, range: 9..<10, kind: .check, field: "document_number_check"),
+                Span(line: 1, range: 10..<13, kind: .country, field: "nationality"),
+                Span(line: 1, range: 13..<19, kind: .date, field: "date_of_birth"),
+                Span(line: 1, range: 19..<20, kind: .check, field: "date_of_birth_check"),
+                Span(line: 1, range: 20..<21, kind: .sex, field: "sex"),
+                Span(line: 1, range: 21..<27, kind: .date, field: "expiry_date"),
+                Span(line: 1, range: 27..<28, kind: .check, field: "expiry_date_check"),
+            ]
+            if f == .td2 {
+                s += [Span(line: 1, range: 28..<35, kind: .free, field: "optional_data"),
+                      Span(line: 1, range: 35..<36, kind: .check, field: "composite_check")]
+            } else {
+                s.append(Span(line: 1, range: 28..<36, kind: .free, field: "optional_data"))
+            }
+            return s
+        case .td1:
+            return [
+                Span(line: 0, range: 0..<2, kind: .documentCode, field: "document_code"),
+                Span(line: 0, range: 2..<5, kind: .country, field: "issuer"),
+                Span(line: 0, range: 5..<14, kind: .free, field: "document_number"),
+                // `<` here means the number continues in the optional data (ICAO 9303-5 4.2.2).
+                Span(line: 0, range: 14..<15, kind: .checkOrFiller, field: "document_number_check"),
+                Span(line: 0, range: 15..<30, kind: .free, field: "optional_data"),
+                Span(line: 1, range: 0..<6, kind: .date, field: "date_of_birth"),
+                Span(line: 1, range: 6..<7, kind: .check, field: "date_of_birth_check"),
+                Span(line: 1, range: 7..<8, kind: .sex, field: "sex"),
+                Span(line: 1, range: 8..<14, kind: .date, field: "expiry_date"),
+                Span(line: 1, range: 14..<15, kind: .check, field: "expiry_date_check"),
+                Span(line: 1, range: 15..<18, kind: .country, field: "nationality"),
+                Span(line: 1, range: 18..<29, kind: .free, field: "optional_data_2"),
+                Span(line: 1, range: 29..<30, kind: .check, field: "composite_check"),
+                Span(line: 2, range: 0..<30, kind: .name, field: "name"),
+            ]
+        }
+    }
+
+    static let digits = Array(0..<10)
+    static let letters = Array(10..<36)
+    static let lettersAndFiller = Array(10..<37)
+    static let any = Array(0..<37)
+    static let documentLetters = ["A", "C", "I", "P", "V"].map { MRZAlphabet.index(Character($0))! }
+    static let sexes = ["M", "F", "<", "X"].map { MRZAlphabet.index(Character($0))! }
+    static let countries: [[Int]] = CountryCodes.all.sorted().map { $0.map { MRZAlphabet.index($0)! } }
+
+    static func allowed(_ kind: Kind, offset: Int) -> [Int] {
+        switch kind {
+        case .documentCode: return offset == 0 ? documentLetters : lettersAndFiller
+        case .country, .name: return lettersAndFiller
+        case .free: return any
+        case .date, .check: return digits
+        case .checkOrFiller: return digits + [MRZAlphabet.filler]
+        case .sex: return sexes
+        }
+    }
+
+    /// The best reading of the document code (for choosing the format before the rest).
+    func documentCode() -> String {
+        let c0 = Self.documentLetters.max { evidence[0][0][$0] < evidence[0][0][$1] }!
+        let c1 = Self.lettersAndFiller.max { evidence[0][1][$0] < evidence[0][1][$1] }!
+        return String([MRZAlphabet.characters[c0], MRZAlphabet.characters[c1]])
+    }
+
+    struct Result {
+        var lines: [String]
+        /// Posterior of the chosen character per line and cell (0–1).
+        var confidence: [[Double]]
+        var repairs: [String]
+        var repairedCells: [(Int, Int)]
+    }
+
+    func decode(format: MRZ.Format) -> Result {
+        let spans = Self.layout(format)
+        var chosen = evidence.map { [Int](repeating: MRZAlphabet.filler, count: $0.count) }
+        for span in spans {
+            let cells = Array(span.range)
+            switch span.kind {
+            case .country:
+                let best = Self.countries.max { a, b in score(span.line, cells, a) < score(span.line, cells, b) }!
+                for (i, c) in cells.enumerated() { chosen[span.line][c] = best[i] }
+            case .date:
+                for (i, c) in bestDate(span.line, cells).enumerated() { chosen[span.line][cells[i]] = c }
+            case .name:
+                for (i, c) in bestName(span.line, cells).enumerated() { chosen[span.line][cells[i]] = c }
+            default:
+                for (i, c) in cells.enumerated() {
+                    let options = Self.allowed(span.kind, offset: i)
+                    chosen[span.line][c] = options.max { evidence[span.line][c][$0] < evidence[span.line][c][$1] }!
+                }
+            }
+        }
+        var confidence = evidence.indices.map { l in [Double](repeating: 0, count: evidence[l].count) }
+        for span in spans {
+            for (i, c) in span.range.enumerated() {
+                confidence[span.line][c] = posterior(span.line, c, chosen[span.line][c], Self.allowed(span.kind, offset: i))
+            }
+        }
+        var lines = chosen.map { String($0.map { MRZAlphabet.characters[$0] }) }
+        var repairs: [String] = []
+        var repaired: [(Int, Int)] = []
+        if let m = MRZParser.build(format: format, lines: lines, repairs: []), !m.checks.allSatisfy(\.valid) {
+            // Repair: confusable alternatives the evidence ranks close, in the fields whose
+            // check digits fail (and the composite's fields when only it fails); kept only when
+            // exactly one combination of at most two changes makes every check digit pass.
+            var positions: [(Int, Int, Int)] = []   // line, cell, alternative
+            let failing = Set(m.checks.filter { !$0.valid }.map(\.field))
+            for span in spans where span.kind == .free || span.kind == .check || span.kind == .checkOrFiller {
+                let base = span.field.replacingOccurrences(of: "_check", with: "")
+                let covered = failing.contains(base) || failing.contains("composite")
+                guard covered else { continue }
+                for (i, c) in span.range.enumerated() {
+                    let now = chosen[span.line][c]
+                    for alt in Self.confusable(now) where Self.allowed(span.kind, offset: i).contains(alt) {
+                        if evidence[span.line][c][now] - evidence[span.line][c][alt] <= repairGap { positions.append((span.line, c, alt)) }
+                    }
+                }
+            }
+            if positions.count <= 24 {
+                var solutions: [[(Int, Int, Int)]] = []
+                func passes(_ changes: [(Int, Int, Int)]) -> Bool {
+                    var l = chosen
+                    for (line, cell, alt) in changes { l[line][cell] = alt }
+                    let text = l.map { String($0.map { MRZAlphabet.characters[$0] }) }
+                    return MRZParser.build(format: format, lines: text, repairs: [])?.checks.allSatisfy(\.valid) ?? false
+                }
+                for i in positions.indices {
+                    if passes([positions[i]]) { solutions.append([positions[i]]) }
+                    for j in (i + 1)..<max(i + 1, positions.count) where positions[j].0 != positions[i].0 || positions[j].1 != positions[i].1 {
+                        if passes([positions[i], positions[j]]) { solutions.append([positions[i], positions[j]]) }
+                    }
+                }
+                // Single changes are far likelier than pairs: a unique single one wins.
+                let singles = solutions.filter { $0.count == 1 }
+                let pick = singles.count == 1 ? singles[0] : (singles.isEmpty && solutions.count == 1 ? solutions[0] : nil)
+                if let pick {
+                    for (line, cell, alt) in pick {
+                        let before = MRZAlphabet.characters[chosen[line][cell]], after = MRZAlphabet.characters[alt]
+                        repairs.append("line \(line + 1) col \(cell + 1): \(before)→\(after)")
+                        chosen[line][cell] = alt
+                        repaired.append((line, cell))
+                        // A repaired character was not the reading: its confidence is the evidence's.
+                        confidence[line][cell] = min(confidence[line][cell], posterior(line, cell, alt, Self.any))
+                    }
+                    lines = chosen.map { String($0.map { MRZAlphabet.characters[$0] }) }
+                }
+            }
+        }
+        if repairs.isEmpty { confirmByCheckDigits(format: format, spans: spans, chosen: chosen, confidence: &confidence) }
+        return Result(lines: lines, confidence: confidence, repairs: repairs, repairedCells: repaired)
+    }
+
+    /// Check digits as evidence: the doubtful characters under check digits are confirmed when,
+    /// among every combination of their plausible alternatives, the reading carries nearly all
+    /// the probability of the combinations that pass every check. One doubtful O/0 under a
+    /// passing check digit is confirmed (a single swap always changes the digit); two doubtful
+    /// ones whose swaps cancel out are not.
+    func confirmByCheckDigits(format: MRZ.Format, spans: [Span], chosen: [[Int]], confidence: inout [[Double]]) {
+        var doubtful: [(line: Int, cell: Int, options: [(Int, Double)])] = []
+        for span in spans where [.free, .date, .check, .checkOrFiller].contains(span.kind) {
+            for (i, c) in span.range.enumerated() where confidence[span.line][c] < confident {
+                let allowed = Self.allowed(span.kind, offset: i)
+                let now = chosen[span.line][c]
+                let alternatives = allowed.filter { $0 != now }
+                    .map { ($0, posterior(span.line, c, $0, allowed)) }
+                    .filter { $0.1 >= 0.005 }
+                    .sorted { $0.1 > $1.1 }
+                doubtful.append((span.line, c, [(now, confidence[span.line][c])] + alternatives.prefix(2)))
+            }
+        }
+        guard !doubtful.isEmpty, doubtful.count <= 10 else { return }
+        let checks = Self.checkRanges(format)
+        var lines = chosen
+        var readMass = 0.0, passMass = 0.0
+        var choice = [Int](repeating: 0, count: doubtful.count)
+        while true {
+            var p = 1.0
+            for (i, d) in doubtful.enumerated() {
+                lines[d.line][d.cell] = d.options[choice[i]].0
+                p *= d.options[choice[i]].1
+            }
+            if checks.allSatisfy({ Self.verifies($0, lines) }) {
+                passMass += p
+                if choice.allSatisfy({ $0 == 0 }) { readMass = p }
+            }
+            // Next combination (odometer).
+            var i = 0
+            while i < choice.count {
+                choice[i] += 1
+                if choice[i] < doubtful[i].options.count { break }
+                choice[i] = 0
+                i += 1
+            }
+            if i == choice.count { break }
+        }
+        guard readMass > 0, passMass > 0 else { return }
+        let confirmed = readMass / passMass
+        for d in doubtful { confidence[d.line][d.cell] = max(confidence[d.line][d.cell], confirmed) }
+    }
+
+    /// Check digits of a format as (line, data ranges, digit position); `<` as a digit counts as 0
+    /// only where the format allows it (an empty optional field).
+    static func checkRanges(_ f: MRZ.Format) -> [(line: Int, data: [(Int, Range<Int>)], digit: Int)] {
+        switch f {
+        case .td3:
+            return [(1, [(1, 0..<9)], 9), (1, [(1, 13..<19)], 19), (1, [(1, 21..<27)], 27), (1, [(1, 28..<42)], 42),
+                    (1, [(1, 0..<10), (1, 13..<20), (1, 21..<43)], 43)]
+        case .td2:
+            return [(1, [(1, 0..<9)], 9), (1, [(1, 13..<19)], 19), (1, [(1, 21..<27)], 27),
+                    (1, [(1, 0..<10), (1, 13..<20), (1, 21..<35)], 35)]
+        case .mrva, .mrvb:
+            return [(1, [(1, 0..<9)], 9), (1, [(1, 13..<19)], 19), (1, [(1, 21..<27)], 27)]
+        case .td1:
+            return [(0, [(0, 5..<14)], 14), (1, [(1, 0..<6)], 6), (1, [(1, 8..<14)], 14),
+                    (1, [(0, 5..<30), (1, 0..<7), (1, 8..<15), (1, 18..<29)], 29)]
+        }
+    }
+
+    static func verifies(_ check: (line: Int, data: [(Int, Range<Int>)], digit: Int), _ lines: [[Int]]) -> Bool {
+        let weights = [7, 3, 1]
+        var sum = 0, n = 0
+        for (line, range) in check.data {
+            for c in range {
+                let v = lines[line][c]
+                sum += (v == MRZAlphabet.filler ? 0 : v) * weights[n % 3]
+                n += 1
+            }
+        }
+        let printed = lines[check.line][check.digit]
+        // `<` as the check digit of an all-filler field (ICAO 9303-4 4.2.2).
+        if printed == MRZAlphabet.filler { return check.data.count == 1 && sum == 0 && check.digit == 42 }
+        return printed == sum % 10
+    }
+
+    static func confusable(_ c: Int) -> [Int] {
+        let pairs: [(Character, Character)] = [("0", "O"), ("1", "I"), ("2", "Z"), ("5", "S"), ("8", "B"), ("6", "G"),
+                                               ("<", "K"), ("<", "C"), ("<", "S"), ("<", "E")]
+        let ch = MRZAlphabet.characters[c]
+        return pairs.compactMap { a, b in ch == a ? MRZAlphabet.index(b) : ch == b ? MRZAlphabet.index(a) : nil }
+    }
+
+    func score(_ line: Int, _ cells: [Int], _ chars: [Int]) -> Double {
+        var s = 0.0
+        for (i, c) in cells.enumerated() { s += evidence[line][c][chars[i]] }
+        return s
+    }
+
+    /// Softmax posterior of `c` among `options`.
+    func posterior(_ line: Int, _ cell: Int, _ c: Int, _ options: [Int]) -> Double {
+        let e = evidence[line][cell]
+        let top = options.map { e[$0] }.max() ?? 0
+        var sum = 0.0
+        for o in options { sum += exp(e[o] - top) }
+        return exp(e[c] - top) / sum
+    }
+
+    /// YYMMDD with a real month and day (the year is free); all fillers when that reads better.
+    func bestDate(_ line: Int, _ cells: [Int]) -> [Int] {
+        let e = evidence[line]
+        func best(_ cell: Int) -> Int { Self.digits.max { e[cell][$0] < e[cell][$1] }! }
+        var out = [best(cells[0]), best(cells[1])]
+        var bm = (0, 1, -Double.infinity)
+        for m in 1...12 { let s = e[cells[2]][m / 10] + e[cells[3]][m % 10]; if s > bm.2 { bm = (m / 10, m % 10, s) } }
+        var bd = (0, 1, -Double.infinity)
+        for d in 1...31 { let s = e[cells[4]][d / 10] + e[cells[5]][d % 10]; if s > bd.2 { bd = (d / 10, d % 10, s) } }
+        out += [bm.0, bm.1, bd.0, bd.1]
+        let fill = cells.reduce(0) { $0 + e[$1][MRZAlphabet.filler] }
+        return fill > score(line, cells, out) ? [Int](repeating: MRZAlphabet.filler, count: 6) : out
+    }
+
+    /// Viterbi over the name field's grammar: letters in components, one `<` between components,
+    /// `<<` between surname and given names, and once the name has ended, only fillers.
+    func bestName(_ line: Int, _ cells: [Int]) -> [Int] {
+        // States: 0 start, 1 surname letter, 2 one filler after surname, 3 separator `<<` seen,
+        // 4 given-name letter, 5 one filler after a given name, 6 trailing fillers.
+        let f = MRZAlphabet.filler
+        let e = evidence[line]
+        let n = cells.count
+        var score = [Double](repeating: -.infinity, count: 7)
+        var back: [[(Int, Int)]] = []
+        score[0] = 0
+        for i in 0..<n {
+            let ev = e[cells[i]]
+            // Best letter at this cell.
+            let letter = Self.letters.max { ev[$0] < ev[$1] }!
+            let ls = ev[letter], fs = ev[f]
+            var next = [Double](repeating: -.infinity, count: 7)
+            var from = [(Int, Int)](repeating: (-1, f), count: 7)
+            func go(_ a: Int, _ b: Int, _ s: Double, _ c: Int) {
+                guard score[a] > -.infinity, score[a] + s > next[b] else { return }
+                next[b] = score[a] + s
+                from[b] = (a, c)
+            }
+            go(0, 1, ls, letter)
+            go(1, 1, ls, letter); go(1, 2, fs, f)
+            go(2, 1, ls, letter); go(2, 3, fs, f)
+            go(3, 4, ls, letter); go(3, 6, fs, f)
+            go(4, 4, ls, letter); go(4, 5, fs, f)
+            go(5, 4, ls, letter); go(5, 6, fs, f)
+            go(6, 6, fs, f)
+            score = next
+            back.append(from)
+        }
+        var state = (0..<7).max { score[$0] < score[$1] }!
+        var out = [Int](repeating: f, count: n)
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            let (prev, c) = back[i][state]
+            out[i] = c
+            state = max(0, prev)
+        }
+        return out
+    }
+}

@@ -1,0 +1,244 @@
+import Foundation
+
+/// The MRZ alphabet in template order; evidence arrays are indexed by it.
+enum MRZAlphabet {
+    static let characters: [Character] = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ<")
+    static let count = 37
+    static let filler = 36
+    static func index(_ c: Character) -> Int? {
+        guard let a = c.asciiValue else { return nil }
+        switch a {
+        case 48...57: return Int(a) - 48
+        case 65...90: return Int(a) - 55
+        case 60: return 36
+        default: return nil
+        }
+    }
+}
+
+/// One rectified MRZ line: `length` cells of `cellWidth` × `height` grey pixels (0 = ink),
+/// sampled from the source image along the line's grid, so every line is read at one scale
+/// whatever the photo's resolution, angle or perspective.
+struct MRZStrip {
+    static let cellWidth = 32
+    static let height = 48
+    let length: Int
+    var pixels: [Float]
+    var width: Int { length * MRZStrip.cellWidth }
+
+    /// Samples line `grid` from cell `start`; `flipped` reads it turned by 180° (last cell first).
+    init(gray: GrayImage, grid: MRZLineGrid, start: Int, length: Int, flipped: Bool) {
+        self.length = length
+        let P = MRZStrip.cellWidth, S = MRZStrip.height
+        var px = [Float](repeating: 255, count: length * P * S)
+        let sign = flipped ? -1.0 : 1.0
+        let ux = grid.ux * sign, uy = grid.uy * sign, nx = grid.nx * sign, ny = grid.ny * sign
+        for j in 0..<length {
+            let k = Double(flipped ? start + length - 1 - j : start + j)
+            let (cx, cy) = grid.centre(k)
+            let pitch = grid.pitch(k)
+            let unit = pitch / Double(P)
+            for py in 0..<S {
+                let ay = (Double(py) + 0.5 - Double(S) / 2) * unit
+                let bx = cx + nx * ay, by = cy + ny * ay
+                let row = py * length * P + j * P
+                for qx in 0..<P {
+                    let ax = (Double(qx) + 0.5 - Double(P) / 2) * unit
+                    px[row + qx] = Float(gray.sample(bx + ux * ax, by + uy * ax))
+                }
+            }
+        }
+        pixels = px
+    }
+
+    func gray() -> GrayImage {
+        GrayImage(width: width, height: MRZStrip.height, pixels: pixels.map { UInt8(max(0, min(255, $0.rounded()))) })
+    }
+}
+
+/// Template evidence for each cell of a strip: the squared distance of the cell's glyph to each
+/// of the 37 OCR-B templates (shape on the template grid, height relative to the line's
+/// capitals, aspect), the measure the previous reader used for its single best guess.
+enum MRZGlyphScorer {
+    static let templates: [(rel: Double, aspect: Double, grid: [Float])] = OCRBTemplates.glyphs.map { _, rel, aspect, hex in
+        (rel, aspect, blur(hex.map { Float($0.hexDigitValue ?? 0) / 15 }))
+    }
+
+    struct Cell {
+        /// Distance to each template (index = ``MRZAlphabet``); all `.infinity` for an empty cell.
+        var distances: [Double]
+        /// Ink box within the cell (x0, y0, x1, y1), nil when the cell holds no ink.
+        var box: (Int, Int, Int, Int)?
+        /// Contrast between ink and paper around the cell (0–255).
+        var contrast: Float
+    }
+
+    static func score(_ strip: MRZStrip) -> [Cell] {
+        let P = MRZStrip.cellWidth, S = MRZStrip.height, W = strip.width
+        // Per-cell threshold from the ink and paper levels of the cell and its neighbours (glare
+        // and shadow change them along a line).
+        var thresholds = [Float](repeating: 128, count: strip.length)
+        var contrasts = [Float](repeating: 0, count: strip.length)
+        var histogram = [Int](repeating: 0, count: 256)
+        for j in 0..<strip.length {
+            for i in 0..<256 { histogram[i] = 0 }
+            let x0 = max(0, j - 2) * P, x1 = min(strip.length, j + 3) * P
+            var total = 0
+            for y in 0..<S {
+                for x in x0..<x1 { histogram[Int(strip.pixels[y * W + x])] += 1; total += 1 }
+            }
+            func percentile(_ q: Double) -> Float {
+                var acc = 0
+                let target = Int(Double(total) * q)
+                for i in 0..<256 { acc += histogram[i]; if acc > target { return Float(i) } }
+                return 255
+            }
+            let dark = percentile(0.03), light = percentile(0.85)
+            thresholds[j] = (dark + light) / 2
+            contrasts[j] = light - dark
+        }
+        var boxes: [(Int, Int, Int, Int)?] = []
+        var masks: [[Bool]] = []
+        for j in 0..<strip.length {
+            var mask = [Bool](repeating: false, count: P * S)
+            if contrasts[j] >= 12 {
+                for y in 0..<S {
+                    for x in 0..<P where strip.pixels[y * W + j * P + x] < thresholds[j] { mask[y * P + x] = true }
+                }
+            }
+            masks.append(mask)
+            boxes.append(inkBox(mask, P, S))
+        }
+        // Shape first (blurred grids, so a stroke a pixel off costs little), then the glyph's
+        // height against the line's capital height, which is estimated from the shape matches
+        // themselves: digits and letters differ in height in OCR-B, and a line of digits must not
+        // make every letter look short.
+        let grids = (0..<strip.length).map { j in boxes[j].map { blur(fit(masks[j], P, $0)) } }
+        var shape = [[Double]](repeating: [], count: strip.length)
+        var caps: [Double] = [], stretch: [Double] = []
+        for j in 0..<strip.length {
+            guard let grid = grids[j], let b = boxes[j] else { continue }
+            shape[j] = templates.map { tpl in
+                var e: Float = 0
+                for k in 0..<tpl.grid.count {
+                    let x = grid[k] - tpl.grid[k]
+                    e += x * x
+                }
+                return Double(e) / Double(tpl.grid.count)
+            }
+            let t = shape[j].indices.min { shape[j][$0] < shape[j][$1] }!
+            if t != MRZAlphabet.filler {
+                let h = Double(b.3 - b.1 + 1), w = Double(b.2 - b.0 + 1)
+                caps.append(h / templates[t].rel)
+                stretch.append((w / h) / templates[t].aspect)
+            }
+        }
+        caps.sort()
+        stretch.sort()
+        let cap = caps.isEmpty ? Double(S) / 2 : caps[caps.count / 2]
+        // A photo taken at an angle squashes the glyphs one way: measure aspect against the
+        // line's own typical stretch.
+        let squash = stretch.isEmpty ? 1 : stretch[stretch.count / 2]
+        return (0..<strip.length).map { j in
+            guard let b = boxes[j], !shape[j].isEmpty else {
+                return Cell(distances: [Double](repeating: .infinity, count: MRZAlphabet.count), box: nil, contrast: contrasts[j])
+            }
+            let h = Double(b.3 - b.1 + 1), w = Double(b.2 - b.0 + 1)
+            let rel = h / cap, aspect = w / h / squash
+            let d = templates.indices.map { t in
+                shape[j][t] + 2 * pow(rel - templates[t].rel, 2) + 0.5 * pow(aspect - templates[t].aspect, 2)
+            }
+            return Cell(distances: d, box: b, contrast: contrasts[j])
+        }
+    }
+
+    /// 3 × 3 box blur of a template-grid image.
+    static func blur(_ g: [Float]) -> [Float] {
+        let W = OCRBTemplates.gridWidth, H = OCRBTemplates.gridHeight
+        var out = [Float](repeating: 0, count: W * H)
+        for y in 0..<H {
+            for x in 0..<W {
+                var s: Float = 0, n: Float = 0
+                for dy in -1...1 where y + dy >= 0 && y + dy < H {
+                    for dx in -1...1 where x + dx >= 0 && x + dx < W { s += g[(y + dy) * W + x + dx]; n += 1 }
+                }
+                out[y * W + x] = s / n
+            }
+        }
+        return out
+    }
+
+    /// The glyph's ink box in a cell: the run of ink columns nearest the centre (a neighbour's
+    /// edge that strays in is left out), then the run of ink rows within it.
+    static func inkBox(_ mask: [Bool], _ P: Int, _ S: Int) -> (Int, Int, Int, Int)? {
+        var cols = [Int](repeating: 0, count: P)
+        for y in 0..<S { for x in 0..<P where mask[y * P + x] { cols[x] += 1 } }
+        func runs(_ v: [Int], gap: Int) -> [(Int, Int, Int)] {
+            var out: [(Int, Int, Int)] = []
+            var start: Int?, ink = 0, blank = 0
+            for i in 0..<v.count {
+                if v[i] > 0 {
+                    if start == nil { start = i; ink = 0 }
+                    ink += v[i]; blank = 0
+                } else if let s = start {
+                    blank += 1
+                    if blank > gap { out.append((s, i - blank, ink)); start = nil; blank = 0 }
+                }
+            }
+            if let s = start { out.append((s, v.count - 1 - blank, ink)) }
+            return out
+        }
+        let centre = Double(P) / 2
+        let colRuns = runs(cols, gap: 1).filter { $0.2 >= 3 }
+        guard let cr = colRuns.max(by: { a, b in
+            let da = max(0, abs(Double(a.0 + a.1) / 2 - centre) - Double(P) / 4), db = max(0, abs(Double(b.0 + b.1) / 2 - centre) - Double(P) / 4)
+            return (Double(a.2) / (1 + da)) < (Double(b.2) / (1 + db))
+        }) else { return nil }
+        var rows = [Int](repeating: 0, count: S)
+        for y in 0..<S { for x in cr.0...cr.1 where mask[y * P + x] { rows[y] += 1 } }
+        let mid = Double(S) / 2
+        let rowRuns = runs(rows, gap: 2).filter { $0.2 >= 3 }
+        guard let rr = rowRuns.max(by: { a, b in
+            let da = max(0, abs(Double(a.0 + a.1) / 2 - mid) - Double(S) / 6), db = max(0, abs(Double(b.0 + b.1) / 2 - mid) - Double(S) / 6)
+            return (Double(a.2) / (1 + da)) < (Double(b.2) / (1 + db))
+        }) else { return nil }
+        // Tighten the columns to the chosen rows.
+        var x0 = cr.1, x1 = cr.0
+        for y in rr.0...rr.1 { for x in cr.0...cr.1 where mask[y * P + x] { x0 = min(x0, x); x1 = max(x1, x) } }
+        guard x1 >= x0, rr.1 - rr.0 >= 3 else { return nil }
+        return (x0, rr.0, x1, rr.1)
+    }
+
+    /// The ink box fitted into the template grid: aspect kept, centred, area-averaged (as
+    /// `scripts/make-ocrb-templates` renders the templates).
+    static func fit(_ mask: [Bool], _ P: Int, _ b: (Int, Int, Int, Int)) -> [Float] {
+        let GW = OCRBTemplates.gridWidth, GH = OCRBTemplates.gridHeight
+        let bw = b.2 - b.0 + 1, bh = b.3 - b.1 + 1
+        let s = min(Double(GW) / Double(bw), Double(GH) / Double(bh))
+        let nw = max(1, Int((Double(bw) * s).rounded())), nh = max(1, Int((Double(bh) * s).rounded()))
+        let ox = (GW - nw) / 2, oy = (GH - nh) / 2
+        var out = [Float](repeating: 0, count: GW * GH)
+        for ty in 0..<nh {
+            let fy0 = Double(ty) / Double(nh) * Double(bh), fy1 = Double(ty + 1) / Double(nh) * Double(bh)
+            for tx in 0..<nw {
+                let fx0 = Double(tx) / Double(nw) * Double(bw), fx1 = Double(tx + 1) / Double(nw) * Double(bw)
+                // Area-weighted coverage of the source pixels under this grid cell.
+                var ink = 0.0, area = 0.0
+                var y = Int(fy0)
+                while Double(y) < fy1 && y < bh {
+                    let wy = min(fy1, Double(y + 1)) - max(fy0, Double(y))
+                    var x = Int(fx0)
+                    while Double(x) < fx1 && x < bw {
+                        let wx = min(fx1, Double(x + 1)) - max(fx0, Double(x))
+                        area += wx * wy
+                        if mask[(b.1 + y) * P + b.0 + x] { ink += wx * wy }
+                        x += 1
+                    }
+                    y += 1
+                }
+                out[(oy + ty) * GW + ox + tx] = area > 0 ? Float(ink / area) : 0
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,458 @@
+@preconcurrency import CTesseract
+import Foundation
+
+/// One MRZ text line as a grid of character cells in source-image coordinates.
+///
+/// Along the line, the position of cell `k` is a 1-D projective function
+/// `t(k) = (a·k + b) / (c·k + 1)` (exact for a straight line seen in perspective, where the pitch
+/// shrinks steadily towards the far end); across it, the centre line may tilt slightly
+/// (`offset(t) = e + f·t`) when the two lines of a band are not quite parallel in the photo.
+struct MRZLineGrid: Sendable {
+    var originX: Double, originY: Double
+    /// Unit vector along the line (reading direction as found; the reader may flip it).
+    var ux: Double, uy: Double
+    var a: Double, b: Double, c: Double
+    var e: Double, f: Double
+
+    /// Normal pointing "down" from the line (u turned 90° clockwise in image coordinates).
+    var nx: Double { -uy }
+    var ny: Double { ux }
+
+    func t(_ k: Double) -> Double { (a * k + b) / (c * k + 1) }
+    /// Pitch (source pixels per cell) at cell `k`.
+    func pitch(_ k: Double) -> Double {
+        let d = c * k + 1
+        return abs((a - b * c) / (d * d))
+    }
+    func centre(_ k: Double) -> (x: Double, y: Double) {
+        let tk = t(k), off = e + f * tk
+        return (originX + ux * tk + nx * off, originY + uy * tk + ny * off)
+    }
+}
+
+/// A band of 2 or 3 MRZ-like lines found in an image.
+struct MRZGeometry: Sendable {
+    /// Characters per line (30, 36 or 44).
+    var length: Int
+    /// Lines in the order found (top to bottom when `u` points in the reading direction).
+    var lines: [MRZLineGrid]
+    /// Cell indices that may be the first character (more than one when cells at an end were
+    /// not seen, e.g. a faint filler run).
+    var starts: [Int]
+    /// Glyph-like components the lines were built from.
+    var evidence: Int
+}
+
+/// Finds MRZ bands by their texture, not by what OCR says: OCR-B characters at one fixed pitch,
+/// 30, 36 or 44 to a line, in 2 or 3 parallel lines of equal length, left-aligned. Works on
+/// connected components of a locally thresholded copy at a working scale, so rotation (any
+/// angle, upside down too), skew, perspective and the image's resolution do not matter.
+nonisolated(unsafe) var debugLog: [String] = []
+
+enum MRZLocator {
+    struct Component {
+        var x: Double, y: Double
+        var w: Double, h: Double
+        var size: Double { max(w, h) }
+    }
+
+    struct Point {
+        var x: Double, y: Double
+        var k: Int
+    }
+
+    /// Candidate bands, most complete first.
+    static func locate(pix8: UnsafeMutablePointer<Pix>) -> [MRZGeometry] {
+        let width = Double(pixGetWidth(pix8)), height = Double(pixGetHeight(pix8))
+        let long = max(width, height)
+        // Working scale: characters of a page or photo land at roughly 8–40 px.
+        let scale = long > 2000 ? 2000 / long : long < 900 ? 2 : 1
+        var scaled: UnsafeMutablePointer<Pix>?
+        if scale < 1 { scaled = pixScaleAreaMap(pix8, Float(scale), Float(scale)) } else if scale > 1 {
+            scaled = pixScaleGrayLI(pix8, Float(scale), Float(scale))
+        }
+        defer { if scaled != nil { pixDestroy(&scaled) } }
+        guard let work = scaled ?? Optional(pix8) else { return [] }
+        var binary: UnsafeMutablePointer<Pix>?
+        guard pixSauvolaBinarize(work, 12, 0.34, 1, nil, nil, nil, &binary) == 0, binary != nil else { return [] }
+        defer { pixDestroy(&binary) }
+        guard let boxa = pixConnCompBB(binary, 8) else { return [] }
+        defer { var b: UnsafeMutablePointer<Boxa>? = boxa; boxaDestroy(&b) }
+        let workLong = long * scale
+        var glyphs: [Component] = [], wide: [Component] = []
+        for i in 0..<boxaGetCount(boxa) {
+            var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, h: Int32 = 0
+            boxaGetBoxGeometry(boxa, i, &x, &y, &w, &h)
+            let c = Component(x: Double(x) + Double(w) / 2, y: Double(y) + Double(h) / 2, w: Double(w), h: Double(h))
+            guard c.size >= 5, c.size <= workLong / 6 else { continue }
+            if c.w <= 3 * c.h && c.h <= 3 * c.w { glyphs.append(c) } else if min(c.w, c.h) >= 3 { wide.append(c) }
+        }
+        guard glyphs.count >= 40, glyphs.count < 200_000 else { return [] }
+        let chains = findChains(glyphs, wide: wide)
+        let merged = mergeCollinear(chains)
+        if ProcessInfo.processInfo.environment["MRZ_DEBUG"] != nil {
+            debugLog.append("scale \(scale) glyphs \(glyphs.count) wide \(wide.count) chains \(chains.map { "\($0.points.count)/\($0.cells)@\(Int($0.pitch))" }) merged \(merged.map { "\($0.points.count)/\($0.cells)" })")
+        }
+        return group(merged).map { g in
+            var geometry = g
+            // Back to source coordinates.
+            geometry.lines = g.lines.map { l in
+                var s = l
+                s.originX /= scale; s.originY /= scale
+                s.a /= scale; s.b /= scale; s.e /= scale
+                return s
+            }
+            return geometry
+        }
+    }
+
+    // MARK: chains of evenly spaced glyphs
+
+    struct Chain {
+        var points: [Point]
+        var pitch: Double
+        var ux: Double, uy: Double
+        var cells: Int { (points.map(\.k).max() ?? 0) - (points.map(\.k).min() ?? 0) + 1 }
+
+        /// The same chain indexed the other way (a chain's direction is whichever way it grew).
+        var reversed: Chain {
+            Chain(points: points.reversed().map { Point(x: $0.x, y: $0.y, k: -$0.k) }, pitch: pitch, ux: -ux, uy: -uy)
+        }
+
+        /// This chain pointing the same way as `u` (within ±90°).
+        func aligned(_ ux: Double, _ uy: Double) -> Chain { self.ux * ux + self.uy * uy >= 0 ? self : reversed }
+    }
+
+    /// Greedy chains: from each unused glyph towards each near neighbour of similar size, step on
+    /// at the current pitch while a glyph (or a merged run such as `<<<` at low resolution) sits
+    /// where the next character should be.
+    static func findChains(_ glyphs: [Component], wide: [Component]) -> [Chain] {
+        let sizes = glyphs.map(\.size).sorted()
+        let cell = max(4, sizes[sizes.count / 2] * 2)
+        var grid: [Int: [Int]] = [:]
+        func key(_ x: Double, _ y: Double) -> Int { Int((y / cell).rounded(.down)) * 100_003 + Int((x / cell).rounded(.down)) }
+        for (i, g) in glyphs.enumerated() { grid[key(g.x, g.y), default: []].append(i) }
+        func near(_ x: Double, _ y: Double, _ r: Double) -> [Int] {
+            var out: [Int] = []
+            let cx = Int((x / cell).rounded(.down)), cy = Int((y / cell).rounded(.down)), span = Int((r / cell).rounded(.up))
+            for gy in (cy - span)...(cy + span) {
+                for gx in (cx - span)...(cx + span) {
+                    if let list = grid[gy * 100_003 + gx] { out.append(contentsOf: list) }
+                }
+            }
+            return out
+        }
+        var used = [Bool](repeating: false, count: glyphs.count)
+        var chains: [Chain] = []
+
+        func grow(_ i: Int, _ j: Int) -> (Chain, [Int])? {
+            var pts = [Point(x: glyphs[i].x, y: glyphs[i].y, k: 0), Point(x: glyphs[j].x, y: glyphs[j].y, k: 1)]
+            var members: Set<Int> = [i, j]
+            var misses = 0
+            let refSize = (glyphs[i].size + glyphs[j].size) / 2
+            for direction in [1, -1] {
+                while pts.count < 60 {
+                    let last = direction > 0 ? pts[pts.count - 1] : pts[0]
+                    // Step vector from up to the 6 nearest points behind: follows perspective.
+                    let back = direction > 0 ? pts[max(0, pts.count - 6)] : pts[min(pts.count - 1, 5)]
+                    let dk = Double(last.k - back.k)
+                    guard dk != 0 else { break }
+                    let vx = (last.x - back.x) / dk, vy = (last.y - back.y) / dk
+                    let step = (vx * vx + vy * vy).squareRoot()
+                    var added = false
+                    for skip in 1...2 {
+                        let px = last.x + vx * Double(direction * skip), py = last.y + vy * Double(direction * skip)
+                        let tol = 0.3 * step
+                        var best = -1, bestD = tol
+                        for c in near(px, py, tol) where !members.contains(c) {
+                            let g = glyphs[c]
+                            let d = ((g.x - px) * (g.x - px) + (g.y - py) * (g.y - py)).squareRoot()
+                            if d <= bestD && g.size >= refSize * 0.4 && g.size <= refSize * 1.8 { best = c; bestD = d }
+                        }
+                        var point: Point?
+                        if best >= 0 {
+                            members.insert(best)
+                            point = Point(x: glyphs[best].x, y: glyphs[best].y, k: last.k + direction * skip)
+                        } else if wide.contains(where: { w in
+                            abs(w.x - px) <= w.w / 2 + 0.2 * step && abs(w.y - py) <= w.h / 2 + 0.2 * step
+                                && min(w.w, w.h) <= refSize * 1.3
+                        }) {
+                            // Glyphs merged into one component (a filler run at low resolution).
+                            point = Point(x: px, y: py, k: last.k + direction * skip)
+                        }
+                        if let point {
+                            if direction > 0 { pts.append(point) } else { pts.insert(point, at: 0) }
+                            misses += skip - 1
+                            added = true
+                            break
+                        }
+                    }
+                    if !added || misses > 6 { break }
+                }
+            }
+            guard pts.count >= 14, misses * 8 <= pts.count else { return nil }
+            guard let chain = fit(pts) else { return nil }
+            return (chain, Array(members))
+        }
+
+        for i in glyphs.indices where !used[i] {
+            let g = glyphs[i]
+            var best: (Chain, [Int])?
+            for j in near(g.x, g.y, 2.2 * g.size) where j != i && !used[j] {
+                let h = glyphs[j]
+                let d = ((h.x - g.x) * (h.x - g.x) + (h.y - g.y) * (h.y - g.y)).squareRoot()
+                guard d >= 0.45 * g.size, d <= 2.2 * g.size, h.size >= g.size * 0.5, h.size <= g.size * 2 else { continue }
+                if let c = grow(i, j), c.0.points.count > (best?.0.points.count ?? 0) { best = c }
+            }
+            if let best {
+                chains.append(best.0)
+                for m in best.1 { used[m] = true }
+            }
+        }
+        return chains
+    }
+
+    /// Direction, pitch and regularity of a chain; nil when its spacing is not fixed-pitch
+    /// (proportional text, where word spaces and letter widths vary).
+    static func fit(_ pts: [Point]) -> Chain? {
+        let n = Double(pts.count)
+        let mx = pts.reduce(0) { $0 + $1.x } / n, my = pts.reduce(0) { $0 + $1.y } / n
+        let mk = pts.reduce(0) { $0 + Double($1.k) } / n
+        var sxk = 0.0, syk = 0.0, skk = 0.0
+        for p in pts {
+            let dk = Double(p.k) - mk
+            sxk += (p.x - mx) * dk; syk += (p.y - my) * dk; skk += dk * dk
+        }
+        guard skk > 0 else { return nil }
+        let vx = sxk / skk, vy = syk / skk
+        let pitch = (vx * vx + vy * vy).squareRoot()
+        guard pitch > 2 else { return nil }
+        let ux = vx / pitch, uy = vy / pitch
+        // Residuals across the line and along it (after a quadratic in k for perspective).
+        var across = 0.0
+        var ts: [Double] = [], ks: [Double] = []
+        for p in pts {
+            across += pow(-(p.x - mx) * uy + (p.y - my) * ux, 2)
+            ts.append((p.x - mx) * ux + (p.y - my) * uy)
+            ks.append(Double(p.k) - mk)
+        }
+        let along = quadraticResidual(ks, ts)
+        guard (across / n).squareRoot() <= 0.2 * pitch, along <= 0.16 * pitch else { return nil }
+        return Chain(points: pts, pitch: pitch, ux: ux, uy: uy)
+    }
+
+    /// RMS residual of a least-squares quadratic y(x).
+    static func quadraticResidual(_ x: [Double], _ y: [Double]) -> Double {
+        guard let (c0, c1, c2) = quadraticFit(x, y) else { return .infinity }
+        var s = 0.0
+        for i in x.indices { s += pow(y[i] - (c0 + c1 * x[i] + c2 * x[i] * x[i]), 2) }
+        return (s / Double(x.count)).squareRoot()
+    }
+
+    static func quadraticFit(_ x: [Double], _ y: [Double]) -> (Double, Double, Double)? {
+        var m = [[Double]](repeating: [Double](repeating: 0, count: 4), count: 3)
+        for i in x.indices {
+            let v = [1, x[i], x[i] * x[i]]
+            for r in 0..<3 {
+                for c in 0..<3 { m[r][c] += v[r] * v[c] }
+                m[r][3] += v[r] * y[i]
+            }
+        }
+        guard let s = solve3(m) else { return nil }
+        return (s[0], s[1], s[2])
+    }
+
+    /// Gaussian elimination on a 3 × 4 augmented matrix.
+    static func solve3(_ input: [[Double]]) -> [Double]? {
+        var m = input
+        for col in 0..<3 {
+            guard let pivot = (col..<3).max(by: { abs(m[$0][col]) < abs(m[$1][col]) }), abs(m[pivot][col]) > 1e-12 else { return nil }
+            m.swapAt(col, pivot)
+            for r in 0..<3 where r != col {
+                let f = m[r][col] / m[col][col]
+                for c in col..<4 { m[r][c] -= f * m[col][c] }
+            }
+        }
+        return (0..<3).map { m[$0][3] / m[$0][$0] }
+    }
+
+    /// Joins pieces of one line broken by glare, a stamp or a fold: same direction and pitch, the
+    /// second continuing the first's line a whole number of cells further on.
+    static func mergeCollinear(_ input: [Chain]) -> [Chain] {
+        var chains = input.sorted { $0.points.count > $1.points.count }
+        var merged = true
+        while merged {
+            merged = false
+            outer: for a in chains.indices {
+                for b in chains.indices where b != a {
+                    let A = chains[a], B = chains[b].aligned(chains[a].ux, chains[a].uy)
+                    guard A.ux * B.ux + A.uy * B.uy > cos(4 * Double.pi / 180),
+                          abs(A.pitch / B.pitch - 1) < 0.15 else { continue }
+                    let first = A.points[0], lastA = A.points[A.points.count - 1]
+                    // B's points relative to A's line.
+                    var offsets: [Double] = []
+                    var perp = 0.0
+                    for p in B.points {
+                        let dx = p.x - first.x, dy = p.y - first.y
+                        perp = max(perp, abs(-dx * A.uy + dy * A.ux))
+                        offsets.append((dx * A.ux + dy * A.uy) / A.pitch + Double(first.k) - Double(p.k))
+                    }
+                    guard perp <= 0.4 * A.pitch else { continue }
+                    let sorted = offsets.sorted()
+                    let shift = sorted[sorted.count / 2]
+                    guard abs(shift - shift.rounded()) < 0.3 else { continue }
+                    let s = Int(shift.rounded())
+                    let kA = Set(A.points.map(\.k))
+                    let moved = B.points.map { Point(x: $0.x, y: $0.y, k: $0.k + s) }
+                    // Pieces must not overlap much, and the gap must be plausible.
+                    let overlap = moved.filter { kA.contains($0.k) }.count
+                    let bMin = moved.map(\.k).min()!, bMax = moved.map(\.k).max()!
+                    let gap = max(bMin - lastA.k, A.points[0].k - bMax)
+                    guard overlap <= 2, gap <= 16 else { continue }
+                    let combined = (A.points + moved.filter { !kA.contains($0.k) }).sorted { $0.k < $1.k }
+                    guard let c = fit(combined) else { continue }
+                    chains[a] = c
+                    chains.remove(at: b)
+                    merged = true
+                    break outer
+                }
+            }
+        }
+        return chains
+    }
+
+    // MARK: bands
+
+    /// Pairs and triples of parallel chains of one pitch, stacked one line apart and left-aligned.
+    static func group(_ chains: [Chain]) -> [MRZGeometry] {
+        let lines = chains.filter { $0.cells >= 18 }
+        guard lines.count >= 2 else { return [] }
+        var results: [MRZGeometry] = []
+        // Stacks: sort parallel lines by their offset along the normal of the longest.
+        var seen = Set<[Int]>()
+        for (ri, ref) in lines.enumerated() {
+            let nx = -ref.uy, ny = ref.ux
+            let p0 = ref.points[0]
+            var stack: [(Int, Double)] = []
+            for (i, line) in lines.enumerated() {
+                let l = line.aligned(ref.ux, ref.uy)
+                guard ref.ux * l.ux + ref.uy * l.uy > cos(5 * Double.pi / 180), abs(l.pitch / ref.pitch - 1) < 0.2 else { continue }
+                let c = l.points[l.points.count / 2]
+                let off = ((c.x - p0.x) * nx + (c.y - p0.y) * ny) / ref.pitch
+                // Along-line overlap with the reference.
+                let along = l.points.map { (($0.x - p0.x) * ref.ux + ($0.y - p0.y) * ref.uy) / ref.pitch }
+                let refAlong = ref.points.map { (($0.x - p0.x) * ref.ux + ($0.y - p0.y) * ref.uy) / ref.pitch }
+                let lo = max(along.min()!, refAlong.min()!), hi = min(along.max()!, refAlong.max()!)
+                guard hi - lo >= 0.5 * Double(min(l.cells, ref.cells)), abs(off) <= 8 else { continue }
+                stack.append((i, off))
+            }
+            stack.sort { $0.1 < $1.1 }
+            guard let at = stack.firstIndex(where: { $0.0 == ri }) else { continue }
+            // Windows of 2 and 3 consecutive lines containing the reference, spaced 1–3.6 pitches.
+            for size in [3, 2] {
+                for start in max(0, at - size + 1)...at where start + size <= stack.count {
+                    let window = Array(stack[start..<(start + size)])
+                    var ok = true
+                    for w in 1..<window.count {
+                        let gap = window[w].1 - window[w - 1].1
+                        if gap < 1.0 || gap > 3.6 { ok = false }
+                    }
+                    guard ok else { continue }
+                    let ids = window.map(\.0)
+                    guard !seen.contains(ids.sorted()) else { continue }
+                    seen.insert(ids.sorted())
+                    if let g = geometry(ids.map { lines[$0].aligned(ref.ux, ref.uy) }) { results.append(g) }
+                }
+            }
+        }
+        // Most complete first: 3-line TD1 bands before 2-line readings of part of them.
+        return results.sorted { ($0.evidence, $0.lines.count) > ($1.evidence, $1.lines.count) }
+    }
+
+    /// The cell grid of a stack of lines, or nil when their lengths fit no MRZ format.
+    static func geometry(_ stack: [Chain]) -> MRZGeometry? {
+        guard let ref = stack.max(by: { $0.points.count < $1.points.count }) else { return nil }
+        let p0 = ref.points[0]
+        let ux = ref.ux, uy = ref.uy, nx = -uy, ny = ux
+        func along(_ p: Point) -> Double { (p.x - p0.x) * ux + (p.y - p0.y) * uy }
+        func across(_ p: Point) -> Double { (p.x - p0.x) * nx + (p.y - p0.y) * ny }
+        // Index every line in the reference's cell frame (lines are left-aligned, so a cell index
+        // names one column of the band).
+        guard let refMap = projective(ref.points.map { (Double($0.k), along($0)) }) else { return nil }
+        var indexed: [[Point]] = []
+        for l in stack {
+            var shifts: [Double] = []
+            for p in l.points { shifts.append(inverse(refMap, along(p)) - Double(p.k)) }
+            shifts.sort()
+            let s = Int(shifts[shifts.count / 2].rounded())
+            indexed.append(l.points.map { Point(x: $0.x, y: $0.y, k: $0.k + s) })
+        }
+        let kMin = indexed.flatMap { $0.map(\.k) }.min()!, kMax = indexed.flatMap { $0.map(\.k) }.max()!
+        let span = kMax - kMin + 1
+        let longest = indexed.map { ($0.map(\.k).max()! - $0.map(\.k).min()! + 1) }.max()!
+        let length: Int
+        if stack.count == 3 {
+            guard longest >= 24, span <= 33 else { return nil }
+            length = 30
+        } else if longest >= 39 && span <= 47 {
+            length = 44
+        } else if longest >= 31 && span <= 38 {
+            length = 36
+        } else {
+            return nil
+        }
+        // Windows of `length` cells covering what was seen (several when an end is missing).
+        var starts: [Int] = []
+        if span <= length {
+            starts = Array((kMax - length + 1)...kMin)
+        } else {
+            starts = Array(kMin...(kMax - length + 1))
+        }
+        // Centre-first: a band seen whole needs no alternative, a short one tries both ends.
+        starts.sort { abs(Double($0) - Double(kMin + kMax - length + 1) / 2) < abs(Double($1) - Double(kMin + kMax - length + 1) / 2) }
+        var grids: [MRZLineGrid] = []
+        for l in indexed {
+            guard let (a, b, c) = projective(l.map { (Double($0.k), along($0)) }) else { return nil }
+            // Offset across the line as a linear function of the position along it.
+            let ts = l.map(along), ds = l.map(across)
+            let mt = ts.reduce(0, +) / Double(ts.count), md = ds.reduce(0, +) / Double(ds.count)
+            var stt = 0.0, std = 0.0
+            for i in ts.indices { stt += (ts[i] - mt) * (ts[i] - mt); std += (ts[i] - mt) * (ds[i] - md) }
+            let f = stt > 0 ? std / stt : 0
+            grids.append(MRZLineGrid(originX: p0.x, originY: p0.y, ux: ux, uy: uy, a: a, b: b, c: c, e: md - f * mt, f: f))
+        }
+        // Top to bottom along the normal.
+        let order = grids.indices.sorted { grids[$0].e + grids[$0].f * grids[$0].t(Double(kMin)) < grids[$1].e + grids[$1].f * grids[$1].t(Double(kMin)) }
+        return MRZGeometry(length: length, lines: order.map { grids[$0] }, starts: Array(starts.prefix(4)),
+                           evidence: indexed.reduce(0) { $0 + $1.count })
+    }
+
+    /// Least-squares t = (a·k + b)/(c·k + 1), linearised as t = a·k + b − c·k·t; falls back to
+    /// a straight line when the points cannot support the extra term.
+    static func projective(_ samples: [(Double, Double)]) -> (Double, Double, Double)? {
+        var m = [[Double]](repeating: [Double](repeating: 0, count: 4), count: 3)
+        for (k, t) in samples {
+            let v = [k, 1, -k * t]
+            for r in 0..<3 {
+                for c in 0..<3 { m[r][c] += v[r] * v[c] }
+                m[r][3] += v[r] * t
+            }
+        }
+        if let s = solve3(m), abs(s[2]) < 0.02, samples.count >= 8 { return (s[0], s[1], s[2]) }
+        // Linear.
+        let n = Double(samples.count)
+        let mk = samples.reduce(0) { $0 + $1.0 } / n, mt = samples.reduce(0) { $0 + $1.1 } / n
+        var skk = 0.0, skt = 0.0
+        for (k, t) in samples { skk += (k - mk) * (k - mk); skt += (k - mk) * (t - mt) }
+        guard skk > 0 else { return nil }
+        let a = skt / skk
+        return (a, mt - a * mk, 0)
+    }
+
+    /// k for a given t under (a, b, c).
+    static func inverse(_ m: (Double, Double, Double), _ t: Double) -> Double {
+        // t(ck + 1) = ak + b  →  k = (b − t) / (c·t − a)
+        let d = m.2 * t - m.0
+        return abs(d) < 1e-12 ? 0 : (m.1 - t) / d
+    }
+}

@@ -1,0 +1,210 @@
+@preconcurrency import CTesseract
+import Foundation
+
+/// Settings of the MRZ reader (the defaults are the calibrated operating point; see README).
+public struct MRZScanOptions: Sendable {
+    /// Temperature of the OCR-B template evidence: log-score = −distance / temperature.
+    public var glyphTemperature = 0.012
+    /// Weight of Tesseract's reading beside the templates'.
+    public var tesseractWeight = 0.6
+    /// A character counts as read with confidence at this posterior or above.
+    public var confidentCharacter = 0.9
+    /// Largest log-score gap between a reading and a confusable alternative for a repair.
+    public var repairGap = 8.0
+    /// Mean template distance above which a band is not taken for an MRZ at all.
+    public var maxMeanDistance = 0.2
+
+    public init() {}
+}
+
+/// Finds, rectifies and reads the machine-readable zone of a page or photo, whatever the page's
+/// kind: locate the band by its fixed-pitch texture (``MRZLocator``), sample each line onto a
+/// fixed grid (so a 4000-px photo and a 600-px crop are read alike), read every cell twice (OCR-B
+/// templates and Tesseract restricted to the MRZ alphabet), combine the evidence per cell, decode
+/// with the format's grammar and check digits (``MRZDecoder``), and say how sure it is.
+enum MRZScanner {
+    static let whitelist = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<"
+
+    /// The zone in `image`, or nil when there is none (or nothing MRZ-like reads as one).
+    static func scan(_ image: LeptImage, tesseract: TesseractHandle?, options: MRZScanOptions = .init()) -> MRZ? {
+        let pix8: UnsafeMutablePointer<Pix>
+        var owned: UnsafeMutablePointer<Pix>?
+        if image.depth == 8 && pixGetColormap(image.pix) == nil { pix8 = image.pix } else {
+            // MRZ ink is black: the brightest channel keeps it dark while coloured security
+            // backgrounds, stamps and pen marks over the band turn pale.
+            let p = image.depth == 32 ? pixConvertRGBToGrayMinMax(image.pix, Int32(L_CHOOSE_MAX)) : pixConvertTo8(image.pix, 0)
+            guard let p else { return nil }
+            owned = p
+            pix8 = p
+        }
+        defer { if owned != nil { pixDestroy(&owned) } }
+        guard let gray = GrayImage(pix8: pix8) else { return nil }
+        let bands = MRZLocator.locate(pix8: pix8)
+        guard !bands.isEmpty else { return nil }
+        // The band, start cell and direction whose glyphs match the templates best.
+        var best: (band: MRZGeometry, start: Int, flipped: Bool, strips: [MRZStrip], cells: [[MRZGlyphScorer.Cell]], distance: Double)?
+        for band in bands.prefix(4) {
+            for start in band.starts {
+                for flipped in [false, true] {
+                    let grids = flipped ? band.lines.reversed() : band.lines
+                    let strips = grids.map { MRZStrip(gray: gray, grid: $0, start: start, length: band.length, flipped: flipped) }
+                    let cells = strips.map(MRZGlyphScorer.score)
+                    let d = meanDistance(cells)
+                    if d < (best?.distance ?? .infinity) { best = (band, start, flipped, strips, cells, d) }
+                }
+            }
+        }
+        guard let best, best.distance <= options.maxMeanDistance else { return nil }
+        // Evidence per cell: templates, plus Tesseract's reading of the rectified lines.
+        var evidence = best.cells.map { line in
+            line.map { cell in cell.distances.map { $0.isFinite ? -$0 / options.glyphTemperature : -20 } }
+        }
+        if let tesseract, let symbols = readWithTesseract(best.strips, tesseract) {
+            for (line, cell, char, confidence) in symbols {
+                guard MRZAlphabet.index(char) != nil else { continue }
+                let q = min(0.97, max(0.3, confidence / 100))
+                let hit = log(q), miss = log((1 - q) / 36)
+                // Tesseract's `eng` model does not tell OCR-B's O from 0 or `<` from K: its vote
+                // goes to the whole confusion class, and the glyph's shape decides within it.
+                let supported = Set(votes(char).compactMap(MRZAlphabet.index))
+                for c in 0..<MRZAlphabet.count {
+                    evidence[line][cell][c] += options.tesseractWeight * (supported.contains(c) ? hit : miss)
+                }
+            }
+        }
+        var decoder = MRZDecoder(evidence: evidence)
+        decoder.confident = options.confidentCharacter
+        decoder.repairGap = options.repairGap
+        // Passport or visa (and TD2 or visa B) differ only in the document code's first letter and
+        // the check digits they carry: when the letter is in doubt, the layout whose check digits
+        // hold wins.
+        guard let coded = MRZ.Format.of(length: best.band.length, lines: best.band.lines.count, code: decoder.documentCode()) else {
+            return nil
+        }
+        var format = coded
+        var decoded = decoder.decode(format: coded)
+        if coded != .td1, let other = MRZ.Format.of(length: best.band.length, lines: 2, code: coded == .mrva || coded == .mrvb ? "P" : "V") {
+            let alternative = decoder.decode(format: other)
+            func passing(_ r: MRZDecoder.Result, _ f: MRZ.Format) -> Int {
+                MRZDecoder.checkRanges(f).filter { MRZDecoder.verifies($0, r.lines.map { $0.map { MRZAlphabet.index($0)! } }) }.count
+            }
+            // Visas have fewer check digits: the passport layout must verify more to win.
+            let (a, b) = (passing(decoded, coded), passing(alternative, other))
+            if (other == .td3 || other == .td2) ? b > a : b > a + 1 {
+                format = other
+                decoded = alternative
+            }
+        }
+        guard var mrz = MRZParser.build(format: format, lines: decoded.lines, repairs: decoded.repairs) else { return nil }
+        // Per-field readings and what is in doubt.
+        var doubtful: [String] = []
+        for span in MRZDecoder.layout(format) {
+            let chars = Array(decoded.lines[span.line])
+            let value = String(span.range.map { chars[$0] })
+            let confidence = span.range.map { decoded.confidence[span.line][$0] }.min() ?? 0
+            let repaired = decoded.repairedCells.filter { $0.0 == span.line && span.range.contains($0.1) }
+                .map { "line \($0.0 + 1) col \($0.1 + 1)" }
+            let base = span.field.replacingOccurrences(of: "_check", with: "")
+            let verdict = span.field.hasSuffix("_check") ? nil : mrz.checks.first { $0.field == base }?.valid
+            mrz.fieldReadings.append(MRZ.FieldReading(name: span.field, value: value, valid: verdict,
+                                                      confidence: (confidence * 1000).rounded() / 1000, repaired: repaired))
+            for cell in span.range where decoded.confidence[span.line][cell] < options.confidentCharacter {
+                doubtful.append("line \(span.line + 1) col \(cell + 1)")
+            }
+        }
+        if !decoded.repairs.isEmpty { mrz.reviewReasons.append("repaired: " + decoded.repairs.joined(separator: "; ")) }
+        if !doubtful.isEmpty {
+            mrz.reviewReasons.append("low-confidence characters at " + doubtful.prefix(12).joined(separator: ", ")
+                                     + (doubtful.count > 12 ? " (\(doubtful.count) in all)" : ""))
+        }
+        if !mrz.checks.allSatisfy(\.valid) {
+            mrz.reviewReasons.append("check digits fail: " + mrz.checks.filter { !$0.valid }.map(\.field).joined(separator: ", "))
+        }
+        mrz.confidence = ((decoded.confidence.flatMap { $0 }.min() ?? 0) * 1000).rounded() / 1000
+        mrz.box = box(best.band, start: best.start)
+        mrz.rotation = rotation(best.band.lines[0], flipped: best.flipped)
+        // Something MRZ-shaped (a monospaced listing, a barcode's digits) that does not read as the
+        // format's structure is not an MRZ: ask for most of the fixed parts to be read clearly.
+        let readable = decoded.confidence.flatMap { $0 }.filter { $0 >= 0.5 }.count
+        let structure = mrz.fieldReadings.filter { ["issuer", "nationality", "date_of_birth", "expiry_date", "sex"].contains($0.name) }
+        let clear = structure.filter { ($0.confidence ?? 0) >= 0.5 }.count + mrz.checks.filter(\.valid).count
+        guard readable * 10 >= decoded.confidence.flatMap({ $0 }).count * 6, clear >= 3 else { return nil }
+        return mrz
+    }
+
+    /// The characters a Tesseract reading of `c` supports: itself and what OCR-B makes it look like.
+    static func votes(_ c: Character) -> [Character] {
+        switch c {
+        case "0", "O": return ["0", "O"]
+        case "1", "I": return ["1", "I"]
+        case "2", "Z": return ["2", "Z"]
+        case "5": return ["5", "S"]
+        case "S": return ["S", "5", "<"]
+        case "8", "B": return ["8", "B"]
+        case "6", "G": return ["6", "G"]
+        case "K", "C", "E": return [c, "<"]
+        default: return [c]
+        }
+    }
+
+    static func meanDistance(_ cells: [[MRZGlyphScorer.Cell]]) -> Double {
+        var sum = 0.0, n = 0
+        for line in cells { for c in line { sum += min(0.5, c.distances.min() ?? 0.5); n += 1 } }
+        return n == 0 ? .infinity : sum / Double(n)
+    }
+
+    /// Tesseract on the rectified lines stacked into one image; each symbol assigned to the cell
+    /// under its centre (line, cell, character, confidence).
+    static func readWithTesseract(_ strips: [MRZStrip], _ tesseract: TesseractHandle) -> [(Int, Int, Character, Double)]? {
+        let P = MRZStrip.cellWidth, S = MRZStrip.height, margin = 24
+        let width = strips[0].width + 2 * margin, rowHeight = S + S / 2
+        let height = strips.count * rowHeight + 2 * margin
+        var pixels = [UInt8](repeating: 255, count: width * height)
+        for (l, strip) in strips.enumerated() {
+            let top = margin + l * rowHeight
+            for y in 0..<S {
+                for x in 0..<strip.width {
+                    pixels[(top + y) * width + margin + x] = UInt8(max(0, min(255, strip.pixels[y * strip.width + x].rounded())))
+                }
+            }
+        }
+        guard let image = GrayImage(width: width, height: height, pixels: pixels).leptImage() else { return nil }
+        var out: [(Int, Int, Character, Double)] = []
+        var taken: [Int: Double] = [:]
+        for s in tesseract.recognizeSymbols(image, whitelist: whitelist) {
+            guard s.text.count == 1, let ch = s.text.first else { continue }
+            let cx = Double(s.box.x) + Double(s.box.width) / 2 - Double(margin)
+            let cy = Double(s.box.y) + Double(s.box.height) / 2 - Double(margin)
+            let line = Int((cy / Double(rowHeight)).rounded(.down)), cell = Int((cx / Double(P)).rounded(.down))
+            guard line >= 0, line < strips.count, cell >= 0, cell < strips[line].length else { continue }
+            // Two symbols in one cell (a split glyph): keep the surer one.
+            let key = line * 1000 + cell
+            if let c = taken[key], c >= s.confidence { continue }
+            taken[key] = s.confidence
+            out.removeAll { $0.0 == line && $0.1 == cell }
+            out.append((line, cell, ch, s.confidence))
+        }
+        return out
+    }
+
+    /// The band's bounding box in source coordinates.
+    static func box(_ band: MRZGeometry, start: Int) -> BoundingBox {
+        var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
+        for line in band.lines {
+            for k in [start, start + band.length - 1] {
+                let (cx, cy) = line.centre(Double(k))
+                let r = line.pitch(Double(k))
+                x0 = min(x0, cx - r); x1 = max(x1, cx + r); y0 = min(y0, cy - r); y1 = max(y1, cy + r)
+            }
+        }
+        return BoundingBox(x: Int(max(0, x0)), y: Int(max(0, y0)), width: Int(x1 - max(0, x0)), height: Int(y1 - max(0, y0)))
+    }
+
+    /// Clockwise quarter turn that makes text running along `line` (reversed when `flipped`) upright.
+    static func rotation(_ line: MRZLineGrid, flipped: Bool) -> Int {
+        let sign = flipped ? -1.0 : 1.0
+        let angle = atan2(line.uy * sign, line.ux * sign) * 180 / .pi   // 0 = upright, 90 = text running down
+        let quarter = Int((angle / 90).rounded())
+        return ((-quarter * 90) % 360 + 360) % 360
+    }
+}
