@@ -48,6 +48,8 @@ struct OCRJSON {
     }
     struct MRZJSON: Encodable {
         let format: String
+        /// The exact layout where it is not the size class's ICAO one (e.g. "FRA-ID", "MRVA").
+        let layout: String
         let lines: [String]
         let valid: Bool
         let needs_review: Bool
@@ -103,7 +105,7 @@ struct OCRJSON {
                                          scale: Output.r3(r.scale), text_height: r.textHeight, resolution: r.resolution),
             fields: p.fields.mapValues { FieldJSON(value: $0.value, confidence: $0.confidence, box: $0.box.map(Box.init)) },
             mrz: p.mrz.map { m in
-                MRZJSON(format: m.format.rawValue, lines: m.lines, valid: m.valid, needs_review: m.needsReview,
+                MRZJSON(format: m.format.size, layout: m.format.rawValue, lines: m.lines, valid: m.valid, needs_review: m.needsReview,
                         review_reasons: m.reviewReasons, confidence: m.confidence, rotation: m.rotation, box: m.box.map(Box.init),
                         field_readings: m.fieldReadings.map {
                             MRZFieldJSON(name: $0.name, value: $0.value, valid: $0.valid, confidence: $0.confidence, repaired: $0.repaired)

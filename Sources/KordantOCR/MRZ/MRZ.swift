@@ -13,15 +13,21 @@ public struct MRZ: Sendable, Equatable, Codable {
         case mrva = "MRVA"
         /// Visa, format B: 2 lines × 36, no composite check digit.
         case mrvb = "MRVB"
+        /// French national identity card (1988–2021): TD2-sized, 2 × 36, with its own layout
+        /// (12-character number, given names on line 2, no expiry date).
+        case frenchID = "FRA-ID"
 
-        public var lineLength: Int { self == .td1 ? 30 : (self == .td2 || self == .mrvb) ? 36 : 44 }
+        /// The ICAO size class: TD1, TD2 or TD3 (visas are MRVA/MRVB, the French card TD2).
+        public var size: String { self == .frenchID ? "TD2" : rawValue }
+
+        public var lineLength: Int { self == .td1 ? 30 : (self == .td2 || self == .mrvb || self == .frenchID) ? 36 : 44 }
         public var lineCount: Int { self == .td1 ? 3 : 2 }
         /// The format of lines this long whose document code is `code` (visas start with V).
-        static func of(length: Int, lines: Int, code: String) -> Format? {
+        static func of(length: Int, lines: Int, code: String, issuer: String = "") -> Format? {
             let visa = code.hasPrefix("V")
             switch (length, lines) {
             case (30, 3): return .td1
-            case (36, 2): return visa ? .mrvb : .td2
+            case (36, 2): return visa ? .mrvb : (code == "ID" && issuer == "FRA") ? .frenchID : .td2
             case (44, 2): return visa ? .mrva : .td3
             default: return nil
             }
@@ -198,6 +204,9 @@ public enum MRZParser {
         case .td3:
             return [(0, 2..<5, .alpha), (0, 5..<44, .alpha), (1, 9..<10, .numeric), (1, 10..<13, .alpha),
                     (1, 13..<20, .numeric), (1, 21..<28, .numeric), (1, 42..<44, .numeric)]
+        case .frenchID:
+            return [(0, 2..<5, .alpha), (0, 5..<30, .alpha), (1, 12..<13, .numeric), (1, 13..<27, .alpha),
+                    (1, 27..<34, .numeric), (1, 35..<36, .numeric)]
         case .mrva, .mrvb:
             return [(0, 2..<5, .alpha), (0, 5..<f.lineLength, .alpha), (1, 9..<10, .numeric), (1, 10..<13, .alpha),
                     (1, 13..<20, .numeric), (1, 21..<28, .numeric)]
@@ -213,6 +222,7 @@ public enum MRZParser {
     static func checkedAlphanumeric(_ f: MRZ.Format) -> [(Int, Range<Int>, Int, String)] {
         switch f {
         case .td3, .td2, .mrva, .mrvb: return [(1, 0..<9, 9, "document number")]
+        case .frenchID: return [(1, 0..<12, 12, "document number")]
         case .td1: return [(0, 5..<14, 14, "document number")]
         }
     }
@@ -310,12 +320,12 @@ public enum MRZParser {
         func country(_ s: String) -> Bool { CountryCodes.all.contains(s) }
         let l = m.lines.map(Array.init)
         let issuer = String(l[0][2..<5])
-        let nationality = m.format == .td1 ? String(l[1][15..<18]) : String(l[1][10..<13])
+        let nationality = m.format == .td1 ? String(l[1][15..<18]) : m.format == .frenchID ? issuer : String(l[1][10..<13])
         if !(l[0][0].isLetter) { p.append("document code does not start with a letter") }
         if !country(issuer) { p.append("issuing state '\(issuer)' is not a country code") }
         if !country(nationality) { p.append("nationality '\(nationality)' is not a country code") }
         if m.dateOfBirth == nil && birth != "<<<<<<" { p.append("date of birth '\(birth)' is not a date") }
-        if m.expiryDate == nil { p.append("expiry date '\(expiry)' is not a date") }
+        if m.expiryDate == nil && m.format != .frenchID { p.append("expiry date '\(expiry)' is not a date") }
         if !["M", "F", "X"].contains(m.sex) { p.append("sex '\(m.sex)' is not M, F or <") }
         return p
     }
@@ -357,6 +367,18 @@ public enum MRZParser {
                          dateOfBirth: date(dob, future: false), sex: c(1, 20) == "<" ? "X" : c(1, 20),
                          expiryDate: date(exp, future: true), optionalData: clean(optional), problems: [], checks: checks,
                          repairs: repairs)
+        case .frenchID:
+            let number = s(1, 0..<12), dob = s(1, 27..<33)
+            check("document_number", number, c(1, 12))
+            check("date_of_birth", dob, c(1, 33))
+            check("composite", lines[0] + s(1, 0..<35), c(1, 35))
+            let given = clean(s(1, 13..<27)).components(separatedBy: "<").filter { !$0.isEmpty }
+            result = MRZ(format: format, lines: lines, documentCode: clean(s(0, 0..<2)), issuer: clean(s(0, 2..<5)),
+                         surname: splitName(s(0, 5..<30)).0,
+                         givenNames: given.joined(separator: " ").split(separator: " ").joined(separator: " "),
+                         documentNumber: clean(number), nationality: clean(s(0, 2..<5)),
+                         dateOfBirth: date(dob, future: false), sex: c(1, 34) == "<" ? "X" : c(1, 34),
+                         expiryDate: nil, optionalData: clean(s(0, 30..<36)), problems: [], checks: checks, repairs: repairs)
         case .td1:
             var number = s(0, 5..<14), numberCheck = c(0, 14)
             let dob = s(1, 0..<6), exp = s(1, 8..<14)
@@ -378,8 +400,8 @@ public enum MRZParser {
                          expiryDate: date(exp, future: true), optionalData: clean(s(0, 15..<30) + s(1, 18..<29)),
                          problems: [], checks: checks, repairs: repairs)
         }
-        let birth = format == .td1 ? s(1, 0..<6) : s(1, 13..<19)
-        let expiry = format == .td1 ? s(1, 8..<14) : s(1, 21..<27)
+        let birth = format == .td1 ? s(1, 0..<6) : format == .frenchID ? s(1, 27..<33) : s(1, 13..<19)
+        let expiry = format == .td1 ? s(1, 8..<14) : format == .frenchID ? "" : s(1, 21..<27)
         result.problems = problems(result, birth: birth, expiry: expiry)
         return result
     }

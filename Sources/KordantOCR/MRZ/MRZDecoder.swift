@@ -71,6 +71,20 @@ struct MRZDecoder {
                 s.append(Span(line: 1, range: 28..<36, kind: .free, field: "optional_data"))
             }
             return s
+        case .frenchID:
+            return [
+                Span(line: 0, range: 0..<2, kind: .documentCode, field: "document_code"),
+                Span(line: 0, range: 2..<5, kind: .country, field: "issuer"),
+                Span(line: 0, range: 5..<30, kind: .name, field: "surname"),
+                Span(line: 0, range: 30..<36, kind: .free, field: "optional_data"),
+                Span(line: 1, range: 0..<12, kind: .free, field: "document_number"),
+                Span(line: 1, range: 12..<13, kind: .check, field: "document_number_check"),
+                Span(line: 1, range: 13..<27, kind: .name, field: "given_names"),
+                Span(line: 1, range: 27..<33, kind: .date, field: "date_of_birth"),
+                Span(line: 1, range: 33..<34, kind: .check, field: "date_of_birth_check"),
+                Span(line: 1, range: 34..<35, kind: .sex, field: "sex"),
+                Span(line: 1, range: 35..<36, kind: .check, field: "composite_check"),
+            ]
         case .td1:
             return [
                 Span(line: 0, range: 0..<2, kind: .documentCode, field: "document_code"),
@@ -118,12 +132,20 @@ struct MRZDecoder {
         return String([MRZAlphabet.characters[c0], MRZAlphabet.characters[c1]])
     }
 
+    /// The best issuing-state code at line 1, cells 2–4.
+    func issuer() -> String {
+        let best = Self.countries.max { a, b in score(0, [2, 3, 4], a) < score(0, [2, 3, 4], b) }!
+        return String(best.map { MRZAlphabet.characters[$0] })
+    }
+
     struct Result {
         var lines: [String]
         /// Posterior of the chosen character per line and cell (0–1).
         var confidence: [[Double]]
         var repairs: [String]
         var repairedCells: [(Int, Int)]
+        /// Characters kept against the grammar (a malformed document).
+        var overridden: [String] = []
     }
 
     func decode(format: MRZ.Format) -> Result {
@@ -152,6 +174,22 @@ struct MRZDecoder {
                 confidence[span.line][c] = posterior(span.line, c, chosen[span.line][c], Self.allowed(span.kind, offset: i))
             }
         }
+        // A character the evidence is sure of stands even where the format forbids it: such a
+        // document is malformed (its checks and structure then fail), not silently "corrected".
+        // Not for look-alikes the grammar exists to separate (O/0, `<`/K…).
+        var overridden: [String] = []
+        for span in spans {
+            for c in span.range {
+                let now = chosen[span.line][c]
+                let raw = Self.any.max { evidence[span.line][c][$0] < evidence[span.line][c][$1] }!
+                guard raw != now, !Self.lookAlike(raw, now) else { continue }
+                let sure = posterior(span.line, c, raw, Self.any)
+                guard sure >= 0.97, posterior(span.line, c, now, Self.any) <= 0.02 else { continue }
+                overridden.append("line \(span.line + 1) col \(c + 1): '\(MRZAlphabet.characters[raw])' where the format allows \(span.field)")
+                chosen[span.line][c] = raw
+                confidence[span.line][c] = sure
+            }
+        }
         var lines = chosen.map { String($0.map { MRZAlphabet.characters[$0] }) }
         var repairs: [String] = []
         var repaired: [(Int, Int)] = []
@@ -172,23 +210,25 @@ struct MRZDecoder {
                     }
                 }
             }
-            if positions.count <= 24 {
+            if positions.count <= 20 {
                 var solutions: [[(Int, Int, Int)]] = []
                 func passes(_ changes: [(Int, Int, Int)]) -> Bool {
                     var l = chosen
                     for (line, cell, alt) in changes { l[line][cell] = alt }
-                    let text = l.map { String($0.map { MRZAlphabet.characters[$0] }) }
-                    return MRZParser.build(format: format, lines: text, repairs: [])?.checks.allSatisfy(\.valid) ?? false
+                    return Self.checkRanges(format).allSatisfy { Self.verifies($0, l) }
                 }
-                for i in positions.indices {
-                    if passes([positions[i]]) { solutions.append([positions[i]]) }
-                    for j in (i + 1)..<max(i + 1, positions.count) where positions[j].0 != positions[i].0 || positions[j].1 != positions[i].1 {
-                        if passes([positions[i], positions[j]]) { solutions.append([positions[i], positions[j]]) }
+                // Every combination of up to three changes at distinct cells.
+                func search(_ from: Int, _ picked: [(Int, Int, Int)]) {
+                    guard solutions.count <= 2 else { return }
+                    if !picked.isEmpty && passes(picked) { solutions.append(picked) }
+                    guard picked.count < 3 else { return }
+                    for i in from..<positions.count where !picked.contains(where: { $0.0 == positions[i].0 && $0.1 == positions[i].1 }) {
+                        search(i + 1, picked + [positions[i]])
                     }
                 }
-                // Single changes are far likelier than pairs: a unique single one wins.
-                let singles = solutions.filter { $0.count == 1 }
-                let pick = singles.count == 1 ? singles[0] : (singles.isEmpty && solutions.count == 1 ? solutions[0] : nil)
+                search(0, [])
+                // Exactly one combination, or nothing: never a choice between several.
+                let pick = solutions.count == 1 ? solutions[0] : nil
                 if let pick {
                     for (line, cell, alt) in pick {
                         let before = MRZAlphabet.characters[chosen[line][cell]], after = MRZAlphabet.characters[alt]
@@ -203,7 +243,14 @@ struct MRZDecoder {
             }
         }
         if repairs.isEmpty { confirmByCheckDigits(format: format, spans: spans, chosen: chosen, confidence: &confidence) }
-        return Result(lines: lines, confidence: confidence, repairs: repairs, repairedCells: repaired)
+        return Result(lines: lines, confidence: confidence, repairs: repairs, repairedCells: repaired, overridden: overridden)
+    }
+
+    /// Characters OCR-B makes look alike, which the format's grammar is there to tell apart.
+    static func lookAlike(_ a: Int, _ b: Int) -> Bool {
+        let classes = ["0ODQU", "1ILT", "2Z", "5S", "6G", "8B", "<KCES"]
+        let x = MRZAlphabet.characters[a], y = MRZAlphabet.characters[b]
+        return classes.contains { $0.contains(x) && $0.contains(y) }
     }
 
     /// Check digits as evidence: the doubtful characters under check digits are confirmed when,
@@ -266,6 +313,8 @@ struct MRZDecoder {
                     (1, [(1, 0..<10), (1, 13..<20), (1, 21..<35)], 35)]
         case .mrva, .mrvb:
             return [(1, [(1, 0..<9)], 9), (1, [(1, 13..<19)], 19), (1, [(1, 21..<27)], 27)]
+        case .frenchID:
+            return [(1, [(1, 0..<12)], 12), (1, [(1, 27..<33)], 33), (1, [(0, 0..<36), (1, 0..<35)], 35)]
         case .td1:
             return [(0, [(0, 5..<14)], 14), (1, [(1, 0..<6)], 6), (1, [(1, 8..<14)], 14),
                     (1, [(0, 5..<30), (1, 0..<7), (1, 8..<15), (1, 18..<29)], 29)]

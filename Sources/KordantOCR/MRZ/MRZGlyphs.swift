@@ -64,6 +64,12 @@ enum MRZGlyphScorer {
         (rel, aspect, blur(hex.map { Float($0.hexDigitValue ?? 0) / 15 }))
     }
 
+    /// Weights of the height and aspect terms beside the shape distance.
+    static let heightWeight = 4.0
+    static let aspectWeight = 0.5
+    /// Template indices of characters with an OCR-B look-alike (and the filler).
+    static let lookAlikes: Set<Int> = Set("0O1I8B5S2Z6GDQ<".compactMap(MRZAlphabet.index))
+
     struct Cell {
         /// Distance to each template (index = ``MRZAlphabet``); all `.infinity` for an empty cell.
         var distances: [Double]
@@ -127,7 +133,10 @@ enum MRZGlyphScorer {
                 return Double(e) / Double(tpl.grid.count)
             }
             let t = shape[j].indices.min { shape[j][$0] < shape[j][$1] }!
-            if t != MRZAlphabet.filler {
+            // The look-alike pairs (0/O, 1/I, 8/B, 5/S, 2/Z, 6/G) differ in height by 6–13 % in
+            // OCR-B (digits stand taller), so the reference height comes only from glyphs whose
+            // shape is unambiguous.
+            if !lookAlikes.contains(t) {
                 let h = Double(b.3 - b.1 + 1), w = Double(b.2 - b.0 + 1)
                 caps.append(h / templates[t].rel)
                 stretch.append((w / h) / templates[t].aspect)
@@ -146,7 +155,7 @@ enum MRZGlyphScorer {
             let h = Double(b.3 - b.1 + 1), w = Double(b.2 - b.0 + 1)
             let rel = h / cap, aspect = w / h / squash
             let d = templates.indices.map { t in
-                shape[j][t] + 2 * pow(rel - templates[t].rel, 2) + 0.5 * pow(aspect - templates[t].aspect, 2)
+                shape[j][t] + heightWeight * pow(rel - templates[t].rel, 2) + aspectWeight * pow(aspect - templates[t].aspect, 2)
             }
             return Cell(distances: d, box: b, contrast: contrasts[j])
         }

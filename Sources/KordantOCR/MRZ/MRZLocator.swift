@@ -47,8 +47,6 @@ struct MRZGeometry: Sendable {
 /// 30, 36 or 44 to a line, in 2 or 3 parallel lines of equal length, left-aligned. Works on
 /// connected components of a locally thresholded copy at a working scale, so rotation (any
 /// angle, upside down too), skew, perspective and the image's resolution do not matter.
-nonisolated(unsafe) var debugLog: [String] = []
-
 enum MRZLocator {
     struct Component {
         var x: Double, y: Double
@@ -90,10 +88,24 @@ enum MRZLocator {
         guard glyphs.count >= 40, glyphs.count < 200_000 else { return [] }
         let chains = findChains(glyphs, wide: wide)
         let merged = mergeCollinear(chains)
-        if ProcessInfo.processInfo.environment["MRZ_DEBUG"] != nil {
-            debugLog.append("scale \(scale) glyphs \(glyphs.count) wide \(wide.count) chains \(chains.map { "\($0.points.count)/\($0.cells)@\(Int($0.pitch))" }) merged \(merged.map { "\($0.points.count)/\($0.cells)" })")
+        var bands = group(merged)
+        if bands.isEmpty {
+            // One line found whole, its partner crossed out by a pen stroke or glare: try the
+            // partner one line-spacing above or below; the reader keeps what reads as OCR-B.
+            for chain in merged where chain.cells >= 33 {
+                let nx = -chain.uy, ny = chain.ux
+                for spacing in [1.7, 2.0, 2.3, -1.7, -2.0, -2.3] {
+                    let d = spacing * chain.pitch
+                    let partner = Chain(points: chain.points.map { Point(x: $0.x + nx * d, y: $0.y + ny * d, k: $0.k) },
+                                        pitch: chain.pitch, ux: chain.ux, uy: chain.uy)
+                    if var g = geometry([chain, partner]) {
+                        g.evidence = chain.points.count
+                        bands.append(g)
+                    }
+                }
+            }
         }
-        return group(merged).map { g in
+        return bands.map { g in
             var geometry = g
             // Back to source coordinates.
             geometry.lines = g.lines.map { l in

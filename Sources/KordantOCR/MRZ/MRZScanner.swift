@@ -43,7 +43,7 @@ enum MRZScanner {
         guard !bands.isEmpty else { return nil }
         // The band, start cell and direction whose glyphs match the templates best.
         var best: (band: MRZGeometry, start: Int, flipped: Bool, strips: [MRZStrip], cells: [[MRZGlyphScorer.Cell]], distance: Double)?
-        for band in bands.prefix(4) {
+        for band in bands.prefix(8) {
             for start in band.starts {
                 for flipped in [false, true] {
                     let grids = flipped ? band.lines.reversed() : band.lines
@@ -78,12 +78,13 @@ enum MRZScanner {
         // Passport or visa (and TD2 or visa B) differ only in the document code's first letter and
         // the check digits they carry: when the letter is in doubt, the layout whose check digits
         // hold wins.
-        guard let coded = MRZ.Format.of(length: best.band.length, lines: best.band.lines.count, code: decoder.documentCode()) else {
+        guard let coded = MRZ.Format.of(length: best.band.length, lines: best.band.lines.count, code: decoder.documentCode(),
+                                        issuer: decoder.issuer()) else {
             return nil
         }
         var format = coded
         var decoded = decoder.decode(format: coded)
-        if coded != .td1, let other = MRZ.Format.of(length: best.band.length, lines: 2, code: coded == .mrva || coded == .mrvb ? "P" : "V") {
+        if coded != .td1 && coded != .frenchID, let other = MRZ.Format.of(length: best.band.length, lines: 2, code: coded == .mrva || coded == .mrvb ? "P" : "V") {
             let alternative = decoder.decode(format: other)
             func passing(_ r: MRZDecoder.Result, _ f: MRZ.Format) -> Int {
                 MRZDecoder.checkRanges(f).filter { MRZDecoder.verifies($0, r.lines.map { $0.map { MRZAlphabet.index($0)! } }) }.count
@@ -112,6 +113,7 @@ enum MRZScanner {
                 doubtful.append("line \(span.line + 1) col \(cell + 1)")
             }
         }
+        if !decoded.overridden.isEmpty { mrz.reviewReasons.append("malformed: " + decoded.overridden.joined(separator: "; ")) }
         if !decoded.repairs.isEmpty { mrz.reviewReasons.append("repaired: " + decoded.repairs.joined(separator: "; ")) }
         if !doubtful.isEmpty {
             mrz.reviewReasons.append("low-confidence characters at " + doubtful.prefix(12).joined(separator: ", ")

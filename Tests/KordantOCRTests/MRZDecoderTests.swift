@@ -1,0 +1,127 @@
+import Foundation
+@testable import KordantOCR
+import Testing
+
+/// The decision part of the MRZ reader on controlled evidence: what it may repair, what the check
+/// digits can and cannot confirm, and that nothing doubtful is ever called valid.
+@Suite struct MRZDecoderTests {
+    static let td3 = ["P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10"]
+    static let td1 = ["I<UTOD231458907<<<<<<<<<<<<<<<", "7408122F1204159UTO<<<<<<<<<<<6", "ERIKSSON<<ANNA<MARIA<<<<<<<<<<"]
+
+    /// Evidence that reads `lines` clearly, except where `doubt` puts a rival character close
+    /// behind (or ahead, when its gap is negative).
+    static func evidence(_ lines: [String], doubt: [(Int, Int, Character, Double)] = []) -> [[[Double]]] {
+        var e = lines.map { line in
+            line.map { c in (0..<MRZAlphabet.count).map { $0 == MRZAlphabet.index(c)! ? 0.0 : -12.0 } }
+        }
+        for (line, cell, rival, gap) in doubt { e[line][cell][MRZAlphabet.index(rival)!] = -gap }
+        return e
+    }
+
+    static func read(_ lines: [String], _ format: MRZ.Format, doubt: [(Int, Int, Character, Double)] = []) -> MRZ {
+        let decoded = MRZDecoder(evidence: evidence(lines, doubt: doubt)).decode(format: format)
+        var m = MRZParser.build(format: format, lines: decoded.lines, repairs: decoded.repairs)!
+        let low = decoded.confidence.flatMap { $0 }.contains { $0 < 0.9 }
+        if low || !decoded.repairs.isEmpty || !decoded.overridden.isEmpty { m.reviewReasons.append("doubt") }
+        return m
+    }
+
+    @Test func clearReadingsAreValid() {
+        #expect(Self.read(Self.td3, .td3).valid)
+        #expect(Self.read(Self.td1, .td1).valid)
+        #expect(Self.read(Self.td3, .td3).lines == Self.td3)
+    }
+
+    /// One doubtful O/0 under a passing check digit: a swap would change the digit, so the check
+    /// digit confirms the reading.
+    @Test func aSingleDoubtfulCharacterIsConfirmedByItsCheckDigit() {
+        let m = Self.read(Self.td3, .td3, doubt: [(1, 3, "O", 0.3)])
+        #expect(m.lines == Self.td3 && m.valid)
+    }
+
+    /// A passport whose document number is `number`, every check digit computed.
+    static func passport(number: String) -> [String] {
+        var l2 = number + String(MRZParser.checkDigit(number)) + "UTO7408122F1204159ZE184226B<<<<<1"
+        let chars = Array(l2)
+        let composite: String = String(chars[0..<10]) + String(chars[13..<20]) + String(chars[21..<43])
+        l2 += String(MRZParser.checkDigit(composite))
+        return [td3[0], l2]
+    }
+
+    /// Two O/0 swaps at weights 3 and 7 add 24·3 + 24·7 = 240 ≡ 0 (mod 10): neither the number's
+    /// check digit nor the composite can tell the two readings apart, so the number goes to review.
+    @Test func cancellingSwapsAreNeverValid() throws {
+        let lines = Self.passport(number: "A0B0C1234")
+        let swapped = Self.passport(number: "AOBOC1234")
+        let swappedReading = try #require(MRZParser.build(format: .td3, lines: swapped, repairs: []))
+        #expect(swappedReading.checks.allSatisfy { $0.valid })
+        let m = Self.read(lines, .td3, doubt: [(1, 1, "O", 0.2), (1, 3, "O", 0.2)])
+        #expect(m.lines == lines)
+        #expect(!m.valid)
+    }
+
+    /// A repair the evidence supports and only one combination satisfies: the line is mended,
+    /// and still sent to review.
+    @Test func uniqueRepairIsMadeButNotValid() {
+        var lines = Self.td3
+        lines[1] = "L8989O2C36UTO7408122F1204159ZE184226B<<<<<10"   // 0 read as O at cell 5
+        let m = Self.read(lines, .td3, doubt: [(1, 5, "0", 1.0)])
+        #expect(m.lines == Self.td3)
+        #expect(!m.valid)
+    }
+
+    /// A digit misread as another digit is no look-alike: no repair, check digits fail.
+    @Test func noRepairWithoutEvidence() {
+        var lines = Self.td3
+        lines[1] = "L898902C36UTO7408122F1204169ZE184226B<<<<<10"   // expiry 120415 read 120416
+        let m = Self.read(lines, .td3)
+        #expect(m.lines == lines)
+        #expect(!m.valid && m.checks.contains { !$0.valid })
+    }
+
+    /// Fillers read as K or S after the name has ended are fillers (the grammar is certain there);
+    /// a doubtful `<`/K inside the name is not decided by guessing.
+    @Test func nameFillers() {
+        var lines = Self.td3
+        lines[0] = "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<KSKS<<<<<<<<"
+        // The filler's shape is close behind the K or S the readers preferred.
+        let fillers = (32..<36).map { (0, $0, Character("<"), 1.0) }
+        let m = Self.read(lines, .td3, doubt: fillers)
+        #expect(m.lines == Self.td3)
+        #expect(!m.valid)
+        let doubtful = Self.read(Self.td3, .td3, doubt: [(0, 20, "K", 0.1)])
+        #expect(!doubtful.valid)
+    }
+
+    @Test func visasHaveNoCompositeCheck() {
+        let lines = ["V<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L8988901C4XXX4009078F96121096ZE184226B<<<<<<"]
+        let m = MRZParser.parse(lines, format: .td3)!
+        #expect(m.format == .mrva)
+        #expect(!m.checks.contains { $0.field == "composite" })
+    }
+
+    /// An empty optional field may carry `<` as its check digit (Irish passports).
+    @Test func emptyOptionalFieldWithFillerCheck() {
+        let lines = ["P<IRLOSULLIVAN<<LAUREN<<<<<<<<<<<<<<<<<<<<<<", "XN50042162IRL8805049F2309154<<<<<<<<<<<<<<<6"]
+        let m = Self.read(lines, .td3)
+        #expect(m.lines == lines && m.valid)
+    }
+
+    /// A character the evidence is sure of is kept where the format forbids it: a malformed
+    /// document is reported as printed, invalid, never "corrected".
+    @Test func malformedDocumentsStayAsPrinted() {
+        let lines = ["IDAUT000009993<<<<<<<<<<<<<<<<", "7109094F111231AUT<<<<<<<<<<<<0", "MUSTERFRAU<<ISOLDE<<<<<<<<<<<<"]
+        let m = Self.read(lines, .td1)
+        #expect(m.lines == lines)
+        #expect(!m.valid)
+    }
+
+    /// The French identity card's own layout and check digits.
+    @Test func frenchIdentityCard() {
+        let lines = ["IDFRABERTHIER<<<<<<<<<<<<<<<<<<<<<<<", "9409923102854CORINNE<<<<<<<6512068F4"]
+        let m = Self.read(lines, .frenchID)
+        #expect(m.lines == lines && m.valid, "\(m.checks) \(m.problems)")
+        #expect(m.surname == "BERTHIER" && m.givenNames == "CORINNE" && m.documentNumber == "940992310285")
+        #expect(m.dateOfBirth == "1965-12-06" && m.sex == "F" && m.format.size == "TD2")
+    }
+}
