@@ -386,7 +386,165 @@ def batch():
                                         ("tesseract CLI once per page, sequential", c1), ("tesseract CLI once per page, 2 at a time", c2)])
 
 
-GROUPS = {"levels": levels, "convert": convert, "mfcc": mfcc, "ocr": ocr, "batch": batch}
+def speech_file(seconds):
+    """`seconds` of 16 kHz mono 16-bit speech: TestAudio's read-speech clips concatenated and
+    repeated with sox (written once to /tmp, never committed)."""
+    path = os.path.join("/tmp", f"kordant-bench-speech-{seconds}s.wav")
+    if not os.path.exists(path):
+        audio = os.path.join(HERE, "..", "TestAudio")
+        clips = [os.path.join(audio, f + ".wav") for f in ("speech_us_male", "speech_gb_female", "speech_scot_male",
+                                                           "speech_us_female", "enroll_gb_female_1", "enroll_scot_male_1",
+                                                           "enroll_us_male_1")]
+        base = path + ".base.wav"
+        subprocess.run(["sox"] + clips + [base], check=True)
+        subprocess.run(["sox", base, path + ".tmp.wav", "repeat", str(seconds // 55 + 1), "trim", "0", str(seconds)], check=True)
+        os.rename(path + ".tmp.wav", path)
+        os.unlink(base)
+    return path
+
+
+# The peers' whole scripts, run as a user runs them (interpreter start-up and imports included).
+PEER_KALDI = """
+import sys, numpy as np, soundfile as sf, kaldi_native_fbank as knf
+y, sr = sf.read(sys.argv[1], dtype="float32")
+o = knf.MfccOptions()
+o.frame_opts.dither = 0.0
+m = knf.OnlineMfcc(o)
+m.accept_waveform(sr, y * 32768)
+m.input_finished()
+np.save(sys.argv[2], np.array([m.get_frame(i) for i in range(m.num_frames_ready)], dtype=np.float32))
+"""
+PEER_LIBROSA = """
+import sys, numpy as np, librosa
+y, sr = librosa.load(sys.argv[1], sr=16000)
+np.save(sys.argv[2], librosa.feature.mfcc(y=y, sr=sr).T.astype(np.float32))
+"""
+PEER_LEVELS = """
+import sys, numpy as np, soundfile as sf
+x, sr = sf.read(sys.argv[1], dtype="float32")
+w = int(round(sr * 0.05))
+n = len(x) // w
+frames = x[: n * w].reshape(n, w)
+ms = list(np.einsum("ij,ij->i", frames, frames, dtype=np.float64) / w)
+pk = list(np.abs(frames).max(axis=1))
+if len(x) > n * w:
+    tail = x[n * w:]
+    ms.append(float(np.dot(tail, tail)) / len(tail)); pk.append(float(np.abs(tail).max()))
+avg = np.clip(10 * np.log10(np.maximum(ms, 1e-16)), -160, 0)
+peak = np.clip(20 * np.log10(np.maximum(pk, 1e-8)), -160, 0)
+with open(sys.argv[2], "w") as f:
+    f.write("".join('{"t":%s,"avg_db":%s,"peak_db":%s}\\n' % (round(i * w / sr, 3), round(a, 3), round(p, 3))
+                    for i, (a, p) in enumerate(zip(avg.tolist(), peak.tolist()))))
+    f.write('{"summary":{"rms_db":%s,"peak_db":%s}}\\n' % (round(10 * np.log10(np.dot(x, x) / len(x)), 3),
+                                                          round(20 * np.log10(np.abs(x).max()), 3)))
+"""
+PEER_CONVERT = """
+import sys, numpy as np, soundfile as sf, soxr
+data, rate = sf.read(sys.argv[1], dtype="float32")
+mono = data.mean(axis=1, dtype=np.float32) if data.ndim == 2 else data
+sf.write(sys.argv[2], soxr.resample(mono, rate, 16000, quality="HQ"), 16000, subtype="PCM_16")
+"""
+
+
+def commands():
+    """Whole commands as a user times them (`time kordant …`): process start to the output file on
+    disk, against the peers' whole scripts, best of 3; peak memory (/usr/bin/time -f %M) of the audio
+    commands on 10 min, 1 h and 2 h of speech; batch enrollment of 400 clips."""
+    import json
+    import tempfile
+    kordant = release_kordant()
+    py = sys.executable
+    tmp = tempfile.gettempdir()
+    hour = speech_file(3600)
+    wav44 = os.path.join("/tmp", "kordant-bench-cmd-44k1-stereo-600s.wav")
+    if not os.path.exists(wav44):
+        subprocess.run(["sox", hour, "-r", "44100", "-c", "2", wav44 + ".tmp.wav", "trim", "0", "600"], check=True)
+        os.rename(wav44 + ".tmp.wav", wav44)
+
+    def best(cmd, n=3, stdout=None):
+        times = []
+        for _ in range(n):
+            with open(stdout, "w") if stdout else open(os.devnull, "w") as out:
+                t = time.perf_counter()
+                subprocess.run(cmd, check=True, stdout=out, stderr=subprocess.DEVNULL)
+                times.append(time.perf_counter() - t)
+        return min(times)
+
+    out_npy, peer_npy = os.path.join(tmp, "kordant-cmd-f.npy"), os.path.join(tmp, "kordant-cmd-peer.npy")
+    rows = []
+    e = best([kordant, "features", hour, "--profile", "kaldi", "--format", "npy", "--out", out_npy])
+    p = best([py, "-c", PEER_KALDI, hour, peer_npy], 2)
+    a, b = np.load(out_npy), np.load(peer_npy)
+    agree = f"max |Δ| {np.abs(a[:, 1:] - b[:len(a), 1:]).max():.2g} (c1…c12)" if a.shape == b.shape else f"shapes {a.shape} vs {b.shape}"
+    rows.append(("features --profile kaldi --format npy, 1 h 16 kHz", e, "soundfile + kaldi-native-fbank + np.save", p, agree))
+    kaldi_whole = e
+    e = best([kordant, "features", hour, "--profile", "librosa", "--format", "npy", "--out", out_npy])
+    p = best([py, "-c", PEER_LIBROSA, hour, peer_npy], 2)
+    a, b = np.load(out_npy), np.load(peer_npy)
+    agree = f"max |Δ| {np.abs(a - b).max():.2g} (of {np.abs(b).max():.0f})" if a.shape == b.shape else f"shapes {a.shape} vs {b.shape}"
+    rows.append(("features --profile librosa --format npy, 1 h 16 kHz", e, "librosa.load + feature.mfcc + np.save", p, agree))
+    levels_out = os.path.join(tmp, "kordant-cmd-levels.jsonl")
+    e = best([kordant, "levels", hour, "--json"], stdout=levels_out)
+    p = best([py, "-c", PEER_LEVELS, hour, levels_out])
+    rows.append(("levels --json > file, 1 h 16 kHz", e, "soundfile + numpy 50 ms RMS/peak + JSON lines", p, ""))
+    conv_out = os.path.join(tmp, "kordant-cmd-conv.wav")
+    e = best([kordant, "convert", wav44, conv_out])
+    p = best([py, "-c", PEER_CONVERT, wav44, conv_out])
+    rows.append(("convert 44.1 kHz stereo WAV → 16 kHz mono WAV, 10 min", e, "soundfile + python-soxr HQ + soundfile.write", p, ""))
+    print("\nwhole commands (process start to output on disk), best of 3 (peers best of 2–3)\n")
+    print("| command | engine | peer script | peer | engine speed-up | outputs |")
+    print("|---|---|---|---|---|---|")
+    for name, e, peer, p, agree in rows:
+        print(f"| {name} | {e * 1000:,.0f} ms | {peer} | {p * 1000:,.0f} ms | **{p / e:.2f}×** | {agree} |")
+
+    if os.environ.get("KORDANT_COMPARE_KERNEL"):
+        # The in-process kernel on 10 min (ordo-one/benchmark): the whole command's speed as a
+        # fraction of it (both per second of audio).
+        kernel = swift_medians("mfcc.kaldi.*")["mfcc.kaldi 10min 16k"] / 1000 * 6
+        print(f"\nfeatures kaldi whole command vs the in-process kernel: {kaldi_whole * 1000:.0f} ms per hour against "
+              f"{kernel * 1000:.0f} ms per hour = **{kernel / kaldi_whole:.2f}** of kernel speed")
+
+    print("\npeak memory (/usr/bin/time -f %M, MB) of each command on 16 kHz speech\n")
+    lengths = (600, 3600, 7200)
+    print("| command | " + " | ".join(f"{s // 60} min" for s in lengths) + " |")
+    print("|---|" + "---|" * len(lengths))
+    cmds = [("features --profile kaldi --format npy", ["features", "{in}", "--format", "npy", "--out", out_npy]),
+            ("features --profile librosa --format npy", ["features", "{in}", "--profile", "librosa", "--format", "npy", "--out", out_npy]),
+            ("features --format csv", ["features", "{in}", "--format", "csv", "--out", os.path.join(tmp, "kordant-cmd-f.csv")]),
+            ("quality", ["quality", "{in}", "--json"]),
+            ("enroll (one sample)", ["enroll", "{in}", "--json"]),
+            ("levels --json", ["levels", "{in}", "--json"]),
+            ("waveform --out x.json", ["waveform", "{in}", "--out", os.path.join(tmp, "kordant-cmd-w.json")]),
+            ("convert", ["convert", "{in}", conv_out])]
+    files = {s: speech_file(s) for s in lengths}
+    for name, args in cmds:
+        cells = []
+        for s in lengths:
+            r = subprocess.run(["/usr/bin/time", "-f", "%M", kordant] + [files[s] if a == "{in}" else a for a in args],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            cells.append(f"{int(r.stderr.strip().splitlines()[-1]) / 1024:.0f}")
+        print(f"| {name} | " + " | ".join(cells) + " |")
+
+    # Batch enrollment: 400 clips (TestAudio × 8, first 400), each a one-sample enrollment.
+    import glob
+    audio_dir = os.path.join(HERE, "..", "TestAudio")
+    clips = (sorted(f for f in glob.glob(os.path.join(audio_dir, "*")) if not f.endswith(".json")) * 8)[:400]
+    manifest = os.path.join(tmp, "kordant-cmd-enroll.jsonl")
+    with open(manifest, "w") as f:
+        f.writelines(json.dumps({"path": c, "group": f"{i}:{os.path.basename(c)}"}) + "\n" for i, c in enumerate(clips))
+    enroll_out = os.path.join(tmp, "kordant-cmd-enroll-out.jsonl")
+    engine = {j: best([kordant, "batch", "enroll", manifest, "--out", enroll_out, "--jobs", str(j), "--quiet"], 5) for j in (1, 2)}
+    [python_enroll_pipeline(c) for c in clips[:60]]   # imports and caches outside the measured run
+    t = time.perf_counter()
+    [python_enroll_pipeline(c) for c in clips]
+    py1 = time.perf_counter() - t
+    print(f"\nbatch enroll, {len(clips)} clips (TestAudio × 8), each a one-sample enrollment\n")
+    speed_table("items/s", len(clips), [("kordant batch enroll --jobs 2", engine[2]), ("kordant batch enroll --jobs 1", engine[1]),
+                                        ("Python librosa (soundfile + soxr) pipeline, 1 process", py1)])
+    print(f"\njobs 2 vs jobs 1: **{engine[1] / engine[2]:.2f}×**")
+
+
+GROUPS = {"levels": levels, "convert": convert, "mfcc": mfcc, "ocr": ocr, "batch": batch, "commands": commands}
 
 if __name__ == "__main__":
     chosen = sys.argv[1:] or list(GROUPS)

@@ -90,8 +90,13 @@ public enum AudioDecoder {
     /// Decodes the whole file into memory as mono at `outputRate` (default 16 kHz).
     public static func load(path: String, outputRate: Int? = EngineAudio.sampleRate,
                             options: AudioReadOptions = .init()) throws -> MonoAudio {
+        let decoder = try MonoDecoder(path: path, outputRate: outputRate, options: options)
+        // Room for what the header promises (resampling adds at most a few samples), so the
+        // array is not grown and copied while decoding; bounded, since a header can claim anything.
+        let expected = Double(max(0, decoder.source.frames)) * Double(decoder.outputRate) / Double(decoder.source.sampleRate)
         var samples: [Float] = []
-        let summary = try stream(path: path, outputRate: outputRate, options: options) { block in
+        samples.reserveCapacity(Int(min(expected, Double(1 << 26))) + 1024)
+        let summary = try decoder.run { block in
             samples.append(contentsOf: block)
         }
         return MonoAudio(samples: samples, sampleRate: summary.outputRate, summary: summary)

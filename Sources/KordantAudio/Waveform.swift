@@ -38,6 +38,12 @@ public struct Waveform: Sendable, Equatable {
                       samplesPerPixel: Swift.max(1, Int((Double(sampleRate) / pixelsPerSecond).rounded())), bits: bits)
         }
 
+        /// Reserves room for the pixels of `samples` samples (a header's promise, bounded), so the
+        /// data is not regrown while a long file streams through.
+        public mutating func reserve(samples: Int) {
+            data.reserveCapacity(2 * Swift.min(Swift.max(0, samples) / samplesPerPixel + 1, 1 << 22))
+        }
+
         public mutating func add(_ samples: UnsafeBufferPointer<Float>) {
             var offset = 0
             while offset < samples.count {
@@ -84,6 +90,17 @@ public struct Waveform: Sendable, Equatable {
         }
         s += "]}\n"
         return s
+    }
+
+    /// Writes ``audiowaveformJSON()`` to `sink` without building the text in memory.
+    public func writeAudiowaveformJSON(to sink: ByteSink) throws {
+        try sink.write("{\"version\":2,\"channels\":1,\"sample_rate\":\(sampleRate),\"samples_per_pixel\":\(samplesPerPixel),")
+        try sink.write("\"bits\":\(bits),\"length\":\(length),\"data\":[")
+        for (i, v) in data.enumerated() {
+            if i > 0 { try sink.write(byte: UInt8(ascii: ",")) }
+            try sink.write(Int(v))
+        }
+        try sink.write("]}\n")
     }
 
     /// An SVG picture: the min/max envelope as one filled path, a centre line and second ticks.

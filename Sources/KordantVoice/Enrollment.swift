@@ -43,20 +43,22 @@ public struct EnrollmentResult: Sendable, Equatable {
 /// Enrolls with one MFCC extractor (FFTW plans and buffers) reused for every sample and every
 /// enrollment it processes: a batch worker keeps one. Not thread-safe; give each thread its own.
 public final class Enroller {
-    private let extractor: MFCCExtractor
+    private let mfcc: MFCCStream
+    private let activity = VoiceActivityStream()
 
     public init() throws {
-        extractor = try MFCCExtractor(options: .kaldi())
+        mfcc = MFCCStream(extractor: try MFCCExtractor(options: .kaldi()))
     }
 
     public func enroll(paths: [String], policy: QualityPolicy = .init(), vad: VADOptions = .init()) throws -> EnrollmentResult {
         guard !paths.isEmpty else { throw VoiceError(.noSamples, "an enrollment needs at least one sample") }
         var samples: [EnrollmentSample] = []
         for path in paths {
-            let input = try VoiceInput.load(path: path)
-            let (report, activity) = QualityCheck.check(input, policy: policy, vad: vad)
-            let mfcc = input.samples.withUnsafeBufferPointer { extractor.compute($0) }
-            samples.append(EnrollmentSample(path: path, quality: report, features: Enrollment.statistics(mfcc, activity: activity)))
+            // One streaming pass: quality and MFCCs without holding the audio.
+            let analysis = try VoiceAnalysis.run(path: path, vad: vad, activityStream: activity, mfcc: mfcc)
+            let report = QualityCheck.check(analysis, policy: policy)
+            let features = Enrollment.statistics(mfcc.finish(), activity: analysis.activity)
+            samples.append(EnrollmentSample(path: path, quality: report, features: features))
         }
         return Enrollment.summarise(samples)
     }

@@ -33,7 +33,7 @@ public struct FeatureMatrix: Sendable, Equatable {
 public final class MFCCExtractor {
     public let options: MFCCOptions
     private let fft: RealFFT
-    private let window: [Float]
+    fileprivate let window: [Float]
     /// Where the window starts inside the FFT buffer (librosa centres a short window in n_fft).
     private let windowOffset: Int
     private let filters: MelFilterbank
@@ -92,7 +92,7 @@ public final class MFCCExtractor {
 
     /// Index in the signal of frame `t`'s first windowed sample.
     @inline(__always)
-    private func frameStart(_ t: Int) -> Int {
+    fileprivate func frameStart(_ t: Int) -> Int {
         switch options.framing {
         case .snipEdges, .padEnd: return t &* options.hop
         case .centered: return t &* options.hop &- options.fftSize / 2 &+ windowOffset
@@ -127,7 +127,7 @@ public final class MFCCExtractor {
             melDB.withUnsafeMutableBufferPointer { dbBuffer in
                 window.withUnsafeBufferPointer { win in
                     for t in 0..<frames {
-                        let energy = analyse(frame: t, source: source, scale: scale, window: win)
+                        let energy = analyse(frame: t, source: source, origin: 0, scale: scale, window: win)
                         compress(into: t, db: dbBuffer)
                         if o.compression != .powerToDB {
                             cepstra(row: outBuffer.baseAddress! + t &* nc, energy: energy)
@@ -138,15 +138,7 @@ public final class MFCCExtractor {
                     }
                 }
                 if o.compression == .powerToDB {
-                    var top = -Float.infinity
-                    for v in dbBuffer { top = max(top, v) }
-                    let floor = top - o.topDB
-                    for i in 0..<dbBuffer.count { dbBuffer[i] = max(dbBuffer[i], floor) }
-                    for t in 0..<frames {
-                        _ = UnsafeMutableBufferPointer(rebasing: mel[0..<nm])
-                            .initialize(from: UnsafeBufferPointer(rebasing: dbBuffer[(t * nm)..<((t + 1) * nm)]))
-                        cepstra(row: outBuffer.baseAddress! + t &* nc, energy: 0)
-                    }
+                    finishPowerToDB(db: dbBuffer, out: outBuffer.baseAddress!, frames: frames)
                 }
             }
         }
@@ -155,13 +147,31 @@ public final class MFCCExtractor {
         return FeatureMatrix(frames: frames, coefficients: nc, values: out)
     }
 
+    /// librosa's whole-call dB clamp (`top_db` below the maximum of every frame), then the DCT
+    /// of each clamped row into `out`.
+    fileprivate func finishPowerToDB(db dbBuffer: UnsafeMutableBufferPointer<Float>, out: UnsafeMutablePointer<Float>, frames: Int) {
+        let o = options
+        let nc = o.numCoefficients, nm = o.numMels
+        var top = -Float.infinity
+        for v in dbBuffer { top = max(top, v) }
+        let floor = top - o.topDB
+        for i in 0..<dbBuffer.count { dbBuffer[i] = max(dbBuffer[i], floor) }
+        for t in 0..<frames {
+            _ = UnsafeMutableBufferPointer(rebasing: mel[0..<nm])
+                .initialize(from: UnsafeBufferPointer(rebasing: dbBuffer[(t * nm)..<((t + 1) * nm)]))
+            cepstra(row: out + t &* nc, energy: 0)
+        }
+    }
+
     /// Frames, windows and transforms frame `t`; leaves mel energies in `mel` and returns the
     /// frame energy term for c0 (already in the log domain) when the options use one.
+    /// `source[0]` is sample `origin` of the signal, and the signal ends where `source` ends.
     @inline(__always)
-    private func analyse(frame t: Int, source: UnsafeBufferPointer<Float>, scale: Float, window: UnsafeBufferPointer<Float>) -> Float {
+    fileprivate func analyse(frame t: Int, source: UnsafeBufferPointer<Float>, origin: Int, scale: Float,
+                             window: UnsafeBufferPointer<Float>) -> Float {
         let o = options
         let len = o.frameLength
-        let start = frameStart(t)
+        let start = frameStart(t) &- origin
         let f = frame.baseAddress!
         // Copy with zeros outside the signal (centred and padded framings reach past the ends).
         let lo = max(0, -start), hi = min(len, source.count - start)
@@ -205,7 +215,7 @@ public final class MFCCExtractor {
 
     /// Log-compresses `mel` in place (or into the dB matrix for librosa).
     @inline(__always)
-    private func compress(into t: Int, db: UnsafeMutableBufferPointer<Float>) {
+    fileprivate func compress(into t: Int, db: UnsafeMutableBufferPointer<Float>) {
         let nm = options.numMels
         switch options.compression {
         case .logFloorEpsilon:
@@ -215,12 +225,18 @@ public final class MFCCExtractor {
             for m in 0..<nm where mel[m] == 0 { mel[m] = Float(Double.ulpOfOne) }
             FastLog.lnInPlace(mel.baseAddress!, count: nm)
         case .powerToDB:
-            let row = db.baseAddress! + t &* nm
-            for m in 0..<nm { row[m] = max(mel[m], 1e-10) }
-            FastLog.lnInPlace(row, count: nm)
-            // 10·log10(x) = (10 / ln 10)·ln(x)
-            for m in 0..<nm { row[m] *= 4.342_944_8 }
+            powerToDB(row: db.baseAddress! + t &* nm)
         }
+    }
+
+    /// librosa's power_to_db of `mel` into `row` (before the whole-call clamp).
+    @inline(__always)
+    fileprivate func powerToDB(row: UnsafeMutablePointer<Float>) {
+        let nm = options.numMels
+        for m in 0..<nm { row[m] = max(mel[m], 1e-10) }
+        FastLog.lnInPlace(row, count: nm)
+        // 10·log10(x) = (10 / ln 10)·ln(x)
+        for m in 0..<nm { row[m] *= 4.342_944_8 }
     }
 
     /// DCT of `mel` into `row`, then lifter, then the energy term in c0.
@@ -229,7 +245,7 @@ public final class MFCCExtractor {
     /// multiple of 8 coefficients, so the product is one SIMD multiply-add per mel band and
     /// coefficient block rather than a serial dot product per coefficient.
     @inline(__always)
-    private func cepstra(row: UnsafeMutablePointer<Float>, energy: Float) {
+    fileprivate func cepstra(row: UnsafeMutablePointer<Float>, energy: Float) {
         let nm = options.numMels, nc = options.numCoefficients
         let blocks = (nc + 7) / 8
         dctLiftered.withUnsafeBufferPointer { d in
@@ -255,6 +271,136 @@ public final class MFCCExtractor {
             case .hanning: return Float(0.5 - 0.5 * cos(a * x))
             case .hann: return Float(0.5 - 0.5 * cos(2 * Double.pi * x / Double(n)))
             case .rectangular: return 1
+            }
+        }
+    }
+}
+
+/// MFCCs of a signal fed block by block (any block sizes), equal bit for bit to
+/// ``MFCCExtractor/compute(_:)`` of the whole signal: every frame goes through the same code on
+/// the same samples, computed as soon as the samples it covers have arrived.
+///
+/// Memory: the samples the next frame still needs (one input chunk plus a frame), the output
+/// rows, and for the librosa profile the log-mel rows, because librosa clamps its dB at `top_db`
+/// below the maximum of the whole call and the DCT must wait for it. Output storage is reserved
+/// from the expected length once (bounded, a header can claim anything) and grows only if the
+/// signal runs longer.
+public final class MFCCStream {
+    public let extractor: MFCCExtractor
+    /// The samples the next frames need (pre-emphasised and scaled for psf).
+    private let window: SampleWindow
+    private var nextFrame = 0
+    /// psf pre-emphasises the whole signal before framing: the previous scaled sample.
+    private var previous: Float = 0
+    private let wholeSignalEmphasis: Bool
+    private var values: [Float] = []
+    private var melDB: [Float] = []
+    private let row: UnsafeMutableBufferPointer<Float>
+
+    /// Output reservations stop at this many floats (64 MB); longer signals grow by doubling.
+    static let reservationLimit = 1 << 24
+    private static let chunk = 1 << 16
+
+    public init(extractor: MFCCExtractor, expectedSamples: Int = 0) {
+        self.extractor = extractor
+        let o = extractor.options
+        wholeSignalEmphasis = o.preemphasis != 0 && !o.preemphasisPerFrame
+        window = SampleWindow(capacity: Self.chunk + 2 * max(o.fftSize, o.frameLength) + o.hop)
+        row = .allocate(capacity: max(1, o.numCoefficients))
+        reset(expectedSamples: expectedSamples)
+    }
+
+    public convenience init(options: MFCCOptions, expectedSamples: Int = 0) throws(VoiceError) {
+        self.init(extractor: try MFCCExtractor(options: options), expectedSamples: expectedSamples)
+    }
+
+    deinit { row.deallocate() }
+
+    /// Starts a new signal (the extractor and buffers are reused).
+    public func reset(expectedSamples: Int = 0) {
+        window.reset()
+        nextFrame = 0
+        previous = 0
+        let o = extractor.options
+        let frames = extractor.frameCount(samples: max(0, expectedSamples)) + 2
+        values = []
+        values.reserveCapacity(min(frames * o.numCoefficients, Self.reservationLimit))
+        melDB = []
+        if o.compression == .powerToDB { melDB.reserveCapacity(min(frames * o.numMels, Self.reservationLimit)) }
+    }
+
+    /// Adds the next samples of the signal (mono, [-1, 1), at the options' sample rate).
+    public func add(_ block: UnsafeBufferPointer<Float>) {
+        let o = extractor.options
+        var offset = 0
+        while offset < block.count {
+            let space = window.freeSpace
+            let take = min(block.count - offset, space.count)
+            let dst = space.baseAddress!
+            let src = block.baseAddress! + offset
+            if wholeSignalEmphasis {
+                // The same arithmetic as the whole-signal pass in `compute`.
+                let first = window.received
+                for i in 0..<take {
+                    let v = src[i] * o.inputScale
+                    dst[i] = first &+ i == 0 ? v : v - o.preemphasis * previous
+                    previous = v
+                }
+            } else {
+                dst.update(from: src, count: take)
+            }
+            window.didAppend(take)
+            offset += take
+            computeFrames(final: false)
+            // Keep from the next frame's first sample.
+            window.discard(before: extractor.frameStart(nextFrame))
+        }
+    }
+
+    /// Computes the last frames (zeros past the end, as the whole-signal call does) and returns
+    /// the matrix; call ``reset(expectedSamples:)`` before the next signal.
+    public func finish() -> FeatureMatrix {
+        let o = extractor.options
+        let nc = o.numCoefficients
+        computeFrames(final: true)
+        let frames = nextFrame
+        guard frames > 0 else { return FeatureMatrix(frames: 0, coefficients: nc, values: []) }
+        if o.compression == .powerToDB {
+            values = [Float](repeating: 0, count: frames * nc)
+            values.withUnsafeMutableBufferPointer { out in
+                melDB.withUnsafeMutableBufferPointer { db in
+                    extractor.finishPowerToDB(db: db, out: out.baseAddress!, frames: frames)
+                }
+            }
+            melDB = []
+        }
+        let m = FeatureMatrix(frames: frames, coefficients: nc, values: values)
+        values = []
+        return m
+    }
+
+    private func computeFrames(final: Bool) {
+        let o = extractor.options
+        let received = window.received
+        let available = extractor.frameCount(samples: received)
+        guard nextFrame < available else { return }
+        let nc = o.numCoefficients, nm = o.numMels
+        let scale: Float = wholeSignalEmphasis ? 1 : o.inputScale
+        let source = window.samples, origin = window.origin
+        extractor.window.withUnsafeBufferPointer { win in
+            while nextFrame < available {
+                if !final && extractor.frameStart(nextFrame) &+ o.frameLength > received { break }
+                let energy = extractor.analyse(frame: nextFrame, source: source, origin: origin, scale: scale, window: win)
+                if o.compression == .powerToDB {
+                    let base = melDB.count
+                    melDB.append(contentsOf: repeatElement(0, count: nm))
+                    melDB.withUnsafeMutableBufferPointer { db in extractor.powerToDB(row: db.baseAddress! + base) }
+                } else {
+                    extractor.compress(into: 0, db: UnsafeMutableBufferPointer(start: nil, count: 0))
+                    extractor.cepstra(row: row.baseAddress!, energy: energy)
+                    values.append(contentsOf: UnsafeBufferPointer(rebasing: row[0..<nc]))
+                }
+                nextFrame += 1
             }
         }
     }

@@ -116,10 +116,57 @@ public struct QualityReport: Sendable, Equatable {
     public var policy: QualityPolicy
 }
 
+/// One streaming pass over a recording for the voice checks: what the quality check and the
+/// enrollment need, without holding the audio.
+public struct VoiceAnalysis: Sendable {
+    public var source: AudioFormatInfo
+    /// Levels of the original (mono downmix, native rate).
+    public var original: AudioStatistics
+    /// Longest run of consecutive full-scale samples (|x| ≥ 32767/32768) in the original.
+    public var longestFullScaleRun: Int
+    /// Samples after conversion to 16 kHz.
+    public var samples: Int
+    public var activity: VoiceActivity
+    public var duration: Double { Double(samples) / Double(EngineAudio.sampleRate) }
+
+    /// Decodes `path` block by block: native-rate statistics and full-scale runs, libsoxr to
+    /// 16 kHz, voice activity (``VoiceActivityStream``), and MFCCs into `mfcc` when one is given
+    /// (reset here). Memory stays flat as files grow: a few hundred KB of blocks plus the VAD's
+    /// per-frame summaries (and the MFCC rows). The results equal those of ``VoiceInput/load(path:options:)``
+    /// followed by ``QualityCheck/check(_:policy:vad:)`` and MFCCs of the samples.
+    public static func run(path: String, options: AudioReadOptions = .init(), vad: VADOptions = .init(),
+                           activityStream: VoiceActivityStream? = nil, mfcc: MFCCStream? = nil) throws -> VoiceAnalysis {
+        let decoder = try MonoDecoder(path: path, outputRate: nil, options: options)
+        let rate = decoder.outputRate
+        let resampler = rate == EngineAudio.sampleRate ? nil
+            : try Resampler(inputRate: Double(rate), outputRate: Double(EngineAudio.sampleRate), maxInputBlock: 1 << 16)
+        let expected = Int(min(Double(max(0, decoder.source.frames)) * Double(EngineAudio.sampleRate) / Double(max(1, rate)), 1e12))
+        let vadStream = activityStream.flatMap { $0.options == vad && $0.sampleRate == EngineAudio.sampleRate ? $0 : nil }
+            ?? VoiceActivityStream(sampleRate: EngineAudio.sampleRate, options: vad, expectedSamples: expected)
+        vadStream.reset(expectedSamples: expected)
+        mfcc?.reset(expectedSamples: expected)
+        var stats = StatisticsAccumulator(sampleRate: rate)
+        var run = 0, longest = 0, count = 0
+        func deliver(_ block: UnsafeBufferPointer<Float>) {
+            count += block.count
+            vadStream.add(block)
+            mfcc?.add(block)
+        }
+        try decoder.run { block in
+            stats.add(block)
+            VoiceInput.fullScaleRuns(block, run: &run, longest: &longest)
+            if let resampler { try resampler.process(block, deliver) } else { deliver(block) }
+        }
+        try resampler?.flush(deliver)
+        return VoiceAnalysis(source: decoder.source, original: stats.statistics, longestFullScaleRun: longest,
+                             samples: count, activity: vadStream.finish())
+    }
+}
+
 public enum QualityCheck {
-    /// Decodes `path` (any format) and checks it.
+    /// Decodes `path` (any format) and checks it, streaming (see ``VoiceAnalysis``).
     public static func check(path: String, policy: QualityPolicy = .init(), vad: VADOptions = .init()) throws -> QualityReport {
-        try check(VoiceInput.load(path: path), policy: policy, vad: vad).report
+        check(try VoiceAnalysis.run(path: path, vad: vad), policy: policy)
     }
 
     /// Checks decoded input; also returns the voice activity so callers (enrollment) reuse it.
@@ -127,6 +174,14 @@ public enum QualityCheck {
         -> (report: QualityReport, activity: VoiceActivity)
     {
         let activity = VoiceActivityDetector.analyse(input.samples, sampleRate: input.sampleRate, options: options)
+        let analysis = VoiceAnalysis(source: input.source, original: input.original, longestFullScaleRun: input.longestFullScaleRun,
+                                     samples: input.samples.count, activity: activity)
+        return (check(analysis, policy: p), activity)
+    }
+
+    /// The verdict on a streamed analysis.
+    public static func check(_ input: VoiceAnalysis, policy p: QualityPolicy = .init()) -> QualityReport {
+        let activity = input.activity
         var reasons: [QualityReason] = []
         var messages: [QualityReason: String] = [:]
         func fail(_ r: QualityReason, _ message: String) {
@@ -162,6 +217,6 @@ public enum QualityCheck {
             peakDB: input.original.peakPower, clippedFraction: input.original.clippedFraction,
             longestFullScaleRun: input.longestFullScaleRun, snrDB: activity.snrDB, segments: activity.segments,
             source: input.source, policy: p)
-        return (report, activity)
+        return report
     }
 }

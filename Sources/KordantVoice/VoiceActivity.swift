@@ -59,23 +59,22 @@ public enum VoiceActivityDetector {
     public static let maximumSNR = 100.0
 
     public static func analyse(_ x: [Float], sampleRate: Int = EngineAudio.sampleRate, options: VADOptions = .init()) -> VoiceActivity {
-        let hop = max(1, Int((Double(sampleRate) * options.frameSeconds).rounded()))
-        let n = (x.count + hop - 1) / hop
+        let stream = VoiceActivityStream(sampleRate: sampleRate, options: options, expectedSamples: x.count)
+        x.withUnsafeBufferPointer { stream.add($0) }
+        return stream.finish()
+    }
+
+    /// The decisions, from per-frame summaries: full-band power, 100–7000 Hz band level (dB) and
+    /// spectral flatness of every 10 ms frame of a clip of `samples` samples.
+    static func decide(power: [Double], level: [Double], flatness: [Double], hop: Int, sampleRate: Int, samples: Int,
+                       options: VADOptions) -> VoiceActivity {
+        let n = power.count
         guard n > 0 else {
             return VoiceActivity(sampleRate: sampleRate, frameLength: hop, speechFrames: [], segments: [],
                                  speechSeconds: 0, snrDB: nil, speechLevelDB: nil, noiseLevelDB: Decibels.floor)
         }
-        // Frame power and its level in dB (-120 for digital silence).
-        var power = [Double](repeating: 0, count: n)
-        x.withUnsafeBufferPointer { all in
-            for t in 0..<n {
-                let slice = UnsafeBufferPointer(rebasing: all[(t * hop)..<min(all.count, (t + 1) * hop)])
-                power[t] = Double(SampleKernels.sumOfSquaresAndPeak(slice).sumOfSquares) / Double(slice.count)
-            }
-        }
         // Decisions use the 100–7000 Hz band level, so rumble, DC drift and hum below the voice do
         // not read as activity; SNR and speech level below use full-band power.
-        let (level, flatness) = spectralFeatures(x, sampleRate: sampleRate, hop: hop, frames: n)
         let audible = level.filter { $0 > -115 }
         var speech = [Bool](repeating: false, count: n)
         if audible.count >= 3 {
@@ -99,7 +98,7 @@ public enum VoiceActivityDetector {
                 smooth(&speech, options: options)
             }
         }
-        return summarise(speech: speech, power: power, hop: hop, sampleRate: sampleRate, samples: x.count)
+        return summarise(speech: speech, power: power, hop: hop, sampleRate: sampleRate, samples: samples)
     }
 
     /// Bridge short pauses, drop blips, then widen every segment by the pre-roll and hangover.
@@ -164,56 +163,6 @@ public enum VoiceActivityDetector {
         return floor
     }
 
-    /// Per frame, from a 25 ms Hann window centred on it: the 100–7000 Hz band level in dB
-    /// (-120 for silence) and the spectral flatness (geometric / arithmetic mean of power over
-    /// 250–4000 Hz; 1 for silence).
-    ///
-    /// Per frame this is a window, one FFT and two short reductions on SIMD accumulators, the
-    /// flatness's log sum from exponents and mantissa products (scalar Double sums and a `log` per
-    /// few bins were serial dependency chains that cost more than the FFT).
-    static func spectralFeatures(_ x: [Float], sampleRate: Int, hop: Int, frames n: Int) -> (level: [Double], flatness: [Double]) {
-        let length = Int(Double(sampleRate) * 0.025)
-        var size = 1
-        while size < length { size <<= 1 }
-        let fft = RealFFT(size: size)
-        let power = UnsafeMutablePointer<Float>.allocate(capacity: size / 2 + 1)
-        defer { power.deallocate() }
-        let window = MFCCExtractor.window(.hann, length: length)
-        func bin(_ hz: Double) -> Int { min(size / 2, max(1, Int(hz * Double(size) / Double(sampleRate)))) }
-        let lo = bin(250), hi = bin(4000), bandLo = bin(100), bandHi = bin(7000)
-        let flatBins = hi - lo + 1, bandBins = bandHi - bandLo + 1
-        // Scale so a band level is comparable to a mean-square level (Hann energy, FFT size).
-        let norm = 1 / (Double(size) * window.reduce(0) { $0 + Double($1 * $1) })
-        let count = Double(flatBins)
-        var out = [Double](repeating: 1, count: n)
-        var level = [Double](repeating: -120, count: n)
-        x.withUnsafeBufferPointer { xs in
-            window.withUnsafeBufferPointer { w in
-                let input = fft.input.baseAddress!
-                for t in 0..<n {
-                    let start = t &* hop &+ hop / 2 &- length / 2
-                    if start >= 0 && start &+ length <= xs.count {
-                        let src = xs.baseAddress! + start
-                        for i in 0..<length { input[i] = src[i] * w[i] }
-                    } else {
-                        // First and last frames reach past the clip: zeros there.
-                        for i in 0..<length {
-                            let j = start &+ i
-                            input[i] = j >= 0 && j < xs.count ? xs[j] * w[i] : 0
-                        }
-                    }
-                    fft.powerSpectrum(into: power, scale: 1)
-                    // 1e-20 keeps every log finite; a silent frame's sum stays under the 1e-12 test.
-                    let (sum, logSum) = VectorKernels.sumAndLogSum(power + lo, flatBins, epsilon: 1e-20)
-                    out[t] = sum > 1e-12 * count ? exp(logSum / count) / (sum / count) : 1
-                    let band = Double(VectorKernels.sum(power + bandLo, bandBins))
-                    level[t] = 10 * log10(2 * band * norm + 1e-12)
-                }
-            }
-        }
-        return (level, out)
-    }
-
     static func summarise(speech: [Bool], power: [Double], hop: Int, sampleRate: Int, samples: Int) -> VoiceActivity {
         let n = speech.count
         let segments = runsOf(speech).map {
@@ -256,5 +205,156 @@ public enum VoiceActivityDetector {
     static func percentile(sorted s: [Double], _ q: Double) -> Double {
         guard !s.isEmpty else { return 0 }
         return s[min(s.count - 1, max(0, Int((Double(s.count - 1) * q).rounded())))]
+    }
+}
+
+/// Per frame, from a 25 ms Hann window centred on it: the 100–7000 Hz band level in dB (-120 for
+/// silence) and the spectral flatness (geometric / arithmetic mean of power over 250–4000 Hz; 1
+/// for silence).
+///
+/// Per frame this is a window, one FFT and two short reductions on SIMD accumulators, the
+/// flatness's log sum from exponents and mantissa products (scalar Double sums and a `log` per
+/// few bins were serial dependency chains that cost more than the FFT).
+final class SpectralFrames {
+    let length: Int
+    private let size: Int
+    private let fft: RealFFT
+    private let power: UnsafeMutablePointer<Float>
+    private let window: [Float]
+    private let lo: Int, flatBins: Int, bandLo: Int, bandBins: Int
+    private let norm: Double
+
+    init(sampleRate: Int) {
+        length = Int(Double(sampleRate) * 0.025)
+        var size = 1
+        while size < length { size <<= 1 }
+        self.size = size
+        fft = RealFFT(size: size)
+        power = .allocate(capacity: size / 2 + 1)
+        window = MFCCExtractor.window(.hann, length: length)
+        func bin(_ hz: Double) -> Int { min(size / 2, max(1, Int(hz * Double(size) / Double(sampleRate)))) }
+        let lo = bin(250), hi = bin(4000), bandLo = bin(100), bandHi = bin(7000)
+        self.lo = lo
+        self.bandLo = bandLo
+        flatBins = hi - lo + 1
+        bandBins = bandHi - bandLo + 1
+        // Scale so a band level is comparable to a mean-square level (Hann energy, FFT size).
+        norm = 1 / (Double(size) * window.reduce(0) { $0 + Double($1 * $1) })
+    }
+
+    deinit { power.deallocate() }
+
+    /// Level and flatness of the window starting at `start` in `xs` (zeros outside `xs`, which
+    /// must end where the clip ends when the window reaches past it).
+    @inline(__always)
+    func frame(_ xs: UnsafeBufferPointer<Float>, start: Int) -> (level: Double, flatness: Double) {
+        let count = Double(flatBins)
+        let input = fft.input.baseAddress!
+        window.withUnsafeBufferPointer { w in
+            if start >= 0 && start &+ length <= xs.count {
+                let src = xs.baseAddress! + start
+                for i in 0..<length { input[i] = src[i] * w[i] }
+            } else {
+                // First and last frames reach past the clip: zeros there.
+                for i in 0..<length {
+                    let j = start &+ i
+                    input[i] = j >= 0 && j < xs.count ? xs[j] * w[i] : 0
+                }
+            }
+        }
+        fft.powerSpectrum(into: power, scale: 1)
+        // 1e-20 keeps every log finite; a silent frame's sum stays under the 1e-12 test.
+        let (sum, logSum) = VectorKernels.sumAndLogSum(power + lo, flatBins, epsilon: 1e-20)
+        let flatness = sum > 1e-12 * count ? exp(logSum / count) / (sum / count) : 1
+        let band = Double(VectorKernels.sum(power + bandLo, bandBins))
+        return (10 * log10(2 * band * norm + 1e-12), flatness)
+    }
+}
+
+/// ``VoiceActivityDetector`` over a clip fed block by block (any block sizes), with the same
+/// result as analysing the whole clip at once.
+///
+/// The detector's noise floor is a local minimum over ±1 s and its thresholds are percentiles of
+/// the whole clip, so the decisions wait for the end; what it keeps meanwhile is three numbers
+/// per 10 ms frame (full-band power, band level, flatness: 24 bytes, ≈ 8.6 MB per hour), computed
+/// as soon as a frame's samples have arrived, and the few hundred samples the next frames need.
+public final class VoiceActivityStream {
+    public let sampleRate: Int
+    public let options: VADOptions
+    private let hop: Int
+    private let spectral: SpectralFrames
+    private let window: SampleWindow
+    private var power: [Double] = []
+    private var level: [Double] = []
+    private var flatness: [Double] = []
+    private static let chunk = 1 << 16
+
+    public init(sampleRate: Int = EngineAudio.sampleRate, options: VADOptions = .init(), expectedSamples: Int = 0) {
+        self.sampleRate = sampleRate
+        self.options = options
+        hop = max(1, Int((Double(sampleRate) * options.frameSeconds).rounded()))
+        spectral = SpectralFrames(sampleRate: sampleRate)
+        window = SampleWindow(capacity: Self.chunk + 2 * (spectral.length + hop))
+        reset(expectedSamples: expectedSamples)
+    }
+
+    /// Starts a new clip (buffers and the FFT plan are reused).
+    public func reset(expectedSamples: Int = 0) {
+        window.reset()
+        // A header can claim anything: reserve at most 2^20 frames (≈ 3 h), grow beyond.
+        let frames = min((max(0, expectedSamples) + hop - 1) / hop + 2, 1 << 20)
+        power = []
+        level = []
+        flatness = []
+        power.reserveCapacity(frames)
+        level.reserveCapacity(frames)
+        flatness.reserveCapacity(frames)
+    }
+
+    /// Adds the next samples (mono, at ``sampleRate``).
+    public func add(_ block: UnsafeBufferPointer<Float>) {
+        var offset = 0
+        while offset < block.count {
+            let space = window.freeSpace
+            let take = min(block.count - offset, space.count)
+            space.baseAddress!.update(from: block.baseAddress! + offset, count: take)
+            window.didAppend(take)
+            offset += take
+            computeFrames(final: false)
+            // Keep from the first sample the next power frame or spectral window needs.
+            window.discard(before: min(power.count * hop, spectralStart(level.count)))
+        }
+    }
+
+    /// The clip's voice activity.
+    public func finish() -> VoiceActivity {
+        computeFrames(final: true)
+        let result = VoiceActivityDetector.decide(power: power, level: level, flatness: flatness, hop: hop,
+                                                  sampleRate: sampleRate, samples: window.received, options: options)
+        return result
+    }
+
+    /// Signal index where frame `t`'s spectral window starts.
+    @inline(__always)
+    private func spectralStart(_ t: Int) -> Int { t &* hop &+ hop / 2 &- spectral.length / 2 }
+
+    private func computeFrames(final: Bool) {
+        let source = window.samples, origin = window.origin, received = window.received
+        let frames = (received + hop - 1) / hop
+        // Full-band power per frame (the last one over what it has).
+        while power.count < frames {
+            let t = power.count
+            let end = min(received, (t + 1) * hop)
+            if !final && end < (t + 1) * hop { break }
+            let slice = UnsafeBufferPointer(rebasing: source[(t * hop - origin)..<(end - origin)])
+            power.append(Double(SampleKernels.sumOfSquaresAndPeak(slice).sumOfSquares) / Double(slice.count))
+        }
+        while level.count < frames {
+            let start = spectralStart(level.count)
+            if !final && start &+ spectral.length > received { break }
+            let (l, f) = spectral.frame(source, start: start - origin)
+            level.append(l)
+            flatness.append(f)
+        }
     }
 }

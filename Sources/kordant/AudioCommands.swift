@@ -142,13 +142,25 @@ struct Levels: ParsableCommand {
             var meter = LevelMeter(sampleRate: decoder.outputRate, windowSeconds: windowMs / 1000)
             var stats = StatisticsAccumulator(sampleRate: decoder.outputRate)
             var count = 0
-            var out = BufferedOutput()
+            // Window lines go to standard output through one buffer, each number formatted in place.
+            let out = ByteSink(fileDescriptor: STDOUT_FILENO, bufferSize: 1 << 16)
+            var writeError: (any Error)?
             let emit: (LevelReading) -> Void = { r in
                 count += 1
-                if common.json {
-                    out.write("{\"t\":\(Output.r3(r.time)),\"avg_db\":\(Output.r3(r.averagePower)),\"peak_db\":\(Output.r3(r.peakPower))}\n")
-                } else if windows {
-                    out.write(String(format: "%9.3f s  avg %8.2f dB  peak %8.2f dB\n", r.time, r.averagePower, r.peakPower))
+                do {
+                    if common.json {
+                        try out.write("{\"t\":")
+                        try out.write(Output.r3(r.time))
+                        try out.write(",\"avg_db\":")
+                        try out.write(Output.r3(r.averagePower))
+                        try out.write(",\"peak_db\":")
+                        try out.write(Output.r3(r.peakPower))
+                        try out.write("}\n")
+                    } else if windows {
+                        try out.write(String(format: "%9.3f s  avg %8.2f dB  peak %8.2f dB\n", r.time, r.averagePower, r.peakPower))
+                    }
+                } catch {
+                    writeError = writeError ?? error
                 }
             }
             try decoder.run { block in
@@ -156,7 +168,8 @@ struct Levels: ParsableCommand {
                 stats.add(block)
             }
             meter.finish(emit: emit)
-            out.flush()
+            if let writeError { throw writeError }
+            try out.flush()
             let st = stats.statistics
             let report = Summary(
                 file: input.file, sample_rate: st.sampleRate, frames: st.frames, windows: count,
@@ -214,14 +227,17 @@ struct WaveformCommand: ParsableCommand {
             let rate = decoder.outputRate
             var builder = samplesPerPixel.map { Waveform.Builder(sampleRate: rate, samplesPerPixel: $0, bits: bits) }
                 ?? Waveform.Builder(sampleRate: rate, pixelsPerSecond: pixelsPerSecond, bits: bits)
+            builder.reserve(samples: decoder.source.frames)
             try decoder.run { builder.add($0) }
             let waveform = builder.finish()
-            let text = out.hasSuffix(".svg") ? waveform.svg(height: height, title: input.file) : waveform.audiowaveformJSON()
-            do {
-                try text.write(toFile: out, atomically: true, encoding: .utf8)
-            } catch {
-                throw AudioError(.writeFailed, path: out, "cannot write: \(error.localizedDescription)")
+            // Written through one buffer to a file renamed into place when complete.
+            let sink = try ByteSink(path: out)
+            if out.hasSuffix(".svg") {
+                try sink.write(waveform.svg(height: height, title: input.file))
+            } else {
+                try waveform.writeAudiowaveformJSON(to: sink)
             }
+            try sink.commit()
             if common.json {
                 Output.printJSON(["file": .string(input.file), "out": .string(out), "length": .int(waveform.length),
                                   "samples_per_pixel": .int(waveform.samplesPerPixel), "sample_rate": .int(rate),

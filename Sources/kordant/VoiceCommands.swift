@@ -249,44 +249,52 @@ struct Features: ParsableCommand {
         if format == .npy && out == nil && isatty(STDOUT_FILENO) == 1 { throw ValidationError("npy is binary: give --out FILE or redirect") }
     }
 
-    struct MatrixJSON: Encodable {
+    /// The JSON document's fields before `data` (which is written row by row after them).
+    struct MatrixHeaderJSON: Encodable {
         let file, profile: String
         let sample_rate, frames, coefficients: Int
         let frame_shift_s: Double
-        let data: [[Float]]
     }
 
     func run() throws {
         common.bootstrapLogging()
         try reportingErrors(json: common.json) {
-            let audio = try AudioDecoder.load(path: input.file, options: input.readOptions)
             let options = MFCCOptions.defaults(for: profile)
-            var m = try MFCC.compute(audio.samples, options: options)
+            // Block by block: decode → 16 kHz → MFCC frames as soon as their samples arrive, so
+            // the audio is never held whole (only the feature rows are).
+            let decoder = try MonoDecoder(path: input.file, options: input.readOptions)
+            let expected = Double(max(0, decoder.source.frames)) * Double(decoder.outputRate) / Double(decoder.source.sampleRate)
+            let stream = try MFCCStream(options: options, expectedSamples: Int(min(expected, 1e12)))
+            try decoder.run { stream.add($0) }
+            var m = stream.finish()
             if deltas {
                 m = profile == .librosa
                     ? m.appending(columnsOf: try Deltas.librosa(m, order: 1)).appending(columnsOf: try Deltas.librosa(m, order: 2))
                     : Deltas.kaldi(m)
             }
             if cmvn { m = CMVN.apply(m) }
-            let data: Data
+            // Written from the matrix in large blocks (the .npy data straight from its memory),
+            // to a file renamed into place when complete, or to standard output.
+            let sink = try out.map { try ByteSink(path: $0) } ?? ByteSink(fileDescriptor: STDOUT_FILENO)
             switch format {
-            case .npy: data = m.npy()
-            case .csv: data = Data(m.csv().utf8)
+            case .npy: try m.writeNPY(to: sink)
+            case .csv: try m.writeCSV(to: sink)
             case .json:
                 let encoder = JSONEncoder()
-                encoder.outputFormatting = [.withoutEscapingSlashes]
-                data = try encoder.encode(MatrixJSON(
+                // Sorted keys: the same document every run (`data` sorts last, so it can follow).
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                var head = try encoder.encode(MatrixHeaderJSON(
                     file: input.file, profile: profile.rawValue, sample_rate: options.sampleRate, frames: m.frames,
-                    coefficients: m.coefficients, frame_shift_s: Double(options.hop) / Double(options.sampleRate),
-                    data: (0..<m.frames).map { Array(m.row($0)) })) + Data("\n".utf8)
+                    coefficients: m.coefficients, frame_shift_s: Double(options.hop) / Double(options.sampleRate)))
+                head.removeLast()   // the closing brace: `data` follows
+                try head.withUnsafeBytes { try sink.write($0) }
+                try sink.write(",\"data\":")
+                try m.writeJSONRows(to: sink)
+                try sink.write("}\n")
             }
-            if let out {
-                do { try data.write(to: URL(fileURLWithPath: out), options: .atomic) } catch {
-                    throw AudioError(.writeFailed, path: out, "cannot write: \(error.localizedDescription)")
-                }
-                if !common.json { FileHandle.standardError.write(Data("\(out): \(m.frames) frames × \(m.coefficients) (\(profile.rawValue))\n".utf8)) }
-            } else {
-                FileHandle.standardOutput.write(data)
+            try sink.commit()
+            if let out, !common.json {
+                FileHandle.standardError.write(Data("\(out): \(m.frames) frames × \(m.coefficients) (\(profile.rawValue))\n".utf8))
             }
         }
     }
