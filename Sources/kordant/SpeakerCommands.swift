@@ -4,10 +4,10 @@ import KordantAudio
 import KordantVoice
 
 /// Exit codes of the speaker commands (README): 40 the encoder's weights are missing or corrupt,
-/// 41 the enrollment file cannot be used.
+/// 45 the enrollment file cannot be used.
 enum SpeakerExitCodes {
     static let weights: Int32 = 40
-    static let enrollment: Int32 = 41
+    static let enrollment: Int32 = 45
 }
 
 /// Loads the encoder or ends the process with one clear error naming the weights file.
@@ -239,7 +239,7 @@ struct Verify: ParsableCommand {
         discussion: """
             ENROLLMENT.json is what `kordant enroll --json` prints. One result per file, in input order. \
             Exit 0 when every file was analysed (whatever the verdicts); a file error's code otherwise; \
-            40 missing or corrupt encoder weights; 41 an unusable or outdated enrollment.
+            40 missing or corrupt encoder weights; 45 an unusable or outdated enrollment.
             """)
 
     @Option(name: .long, help: "The enrollment (`kordant enroll --json` output).")
