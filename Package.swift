@@ -11,6 +11,10 @@ let systemLibraries: [Target] = [
     .systemLibrary(
         name: "CTesseract", pkgConfig: "tesseract",
         providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
+    // The speaker encoder's matrix products (cblas_sgemm) and the WebRTC VAD its preprocessing uses.
+    .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
+    // No pkgConfig: its cflags carry -D flags SwiftPM refuses; the library is on the default path.
+    .systemLibrary(name: "CWebRTCVAD", providers: [.apt(["libwebrtc-audio-processing-dev"])]),
 ]
 
 
@@ -47,7 +51,9 @@ let package = Package(
             ]),
         .target(
             name: "KordantVoice",
-            dependencies: ["KordantAudio", "CFFTW"]),
+            dependencies: ["KordantAudio", "CFFTW", "COpenBLAS", "CWebRTCVAD", "CKordantSpeaker"]),
+        // The speaker encoder's LSTM cell (elementwise, vectorised; fast in debug builds too).
+        .target(name: "CKordantSpeaker"),
         // C shim for PNG and JPEG decoding whose libraries' messages must not reach stderr (their
         // error paths longjmp, which must not cross Swift frames).
         .target(

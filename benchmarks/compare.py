@@ -544,7 +544,62 @@ def commands():
     print(f"\njobs 2 vs jobs 1: **{engine[1] / engine[2]:.2f}×**")
 
 
-GROUPS = {"levels": levels, "convert": convert, "mfcc": mfcc, "ocr": ocr, "batch": batch, "commands": commands}
+SPEECH = os.path.join(HERE, "../../shared/data/speech")
+# GE2E cost per partial window: 160 steps × 3 layers × 2·4H·(in + H) multiply-adds, H = 256.
+GE2E_FLOP_PER_PARTIAL = 160 * 2 * 4 * 256 * ((40 + 256) + 2 * (256 + 256)) + 2 * 256 * 256
+CORE_PEAK_GFLOPS = 2.45 * 32  # AVX2 + FMA: 2 FMA ports × 8 floats × 2 flops per cycle
+
+
+def embed():
+    """Speaker embeddings: the GE2E encoder in-process against Resemblyzer + torch (one thread
+    each), and whole `kordant embed` runs against the whole Python script (imports included)."""
+    import csv
+    kordant = release_kordant()
+    py = [sys.executable, os.path.join(HERE, "resemblyzer_embed.py")]
+    if os.path.isdir(SPEECH):
+        with open(os.path.join(SPEECH, "manifest.csv")) as f:
+            rows = list(csv.DictReader(f))
+        clips = [os.path.join(SPEECH, r["file"]) for r in rows][:100]
+        long_clip = os.path.join(SPEECH, max(rows, key=lambda r: float(r["seconds"]))["file"])
+    else:
+        import glob
+        clips = sorted(glob.glob(os.path.join(HERE, "../TestAudio/[es]*.wav")))
+        long_clip = clips[0]
+    env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
+
+    def lines(cmd):
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout
+        return [__import__("json").loads(x) for x in out.splitlines()]
+
+    # Encoder alone: the same preprocessed audio, median of 5 in-process runs per clip.
+    sample = clips[:: max(1, len(clips) // 20)]
+    ours = lines([kordant, "embed", "--encoder-repeat", "5", *sample])
+    theirs = lines([*py, "--encoder-only", "5", *sample])
+    sec = sum(o["seconds"] for o in ours)
+    flop = sum(o["partials"] for o in ours) * GE2E_FLOP_PER_PARTIAL
+    e_ms, p_ms = sum(o["median_ms"] for o in ours), sum(o["median_ms"] for o in theirs)
+    row(f"GE2E encoder in-process, {len(sample)} clips ({flop / e_ms / 1e6:.1f} vs {flop / p_ms / 1e6:.1f} GFLOP/s;"
+        f" core peak {CORE_PEAK_GFLOPS:.0f})", sec, e_ms, "resemblyzer + torch, 1 thread", p_ms)
+
+    def timed(cmd, n=3):
+        best = float("inf")
+        for _ in range(n):
+            t = time.perf_counter()
+            subprocess.run(cmd, check=True, capture_output=True, env=env)
+            best = min(best, time.perf_counter() - t)
+        return best
+    audio = sum(float(r["seconds"]) for r in rows[:100]) if os.path.isdir(SPEECH) else 1.0
+    k1 = timed([kordant, "embed", "--json", "--jobs", "1", *clips])
+    k2 = timed([kordant, "embed", "--json", "--jobs", "2", *clips])
+    p1 = timed([*py, *clips], 2)
+    row(f"whole `kordant embed --jobs 1`, {len(clips)} clips", audio, k1 * 1000, "resemblyzer_embed.py (imports included)", p1 * 1000)
+    row(f"whole `kordant embed --jobs 2`, {len(clips)} clips (jobs 2 vs jobs 1: {k1 / k2:.2f}×)", audio, k2 * 1000, "`kordant embed --jobs 1`", k1 * 1000)
+    one_k = timed([kordant, "embed", "--json", long_clip], 5)
+    one_p = timed([*py, long_clip], 3)
+    row(f"whole `kordant embed`, one {os.path.basename(long_clip)}", 15.0, one_k * 1000, "resemblyzer_embed.py", one_p * 1000)
+
+
+GROUPS = {"levels": levels, "convert": convert, "mfcc": mfcc, "ocr": ocr, "batch": batch, "commands": commands, "embed": embed}
 
 if __name__ == "__main__":
     chosen = sys.argv[1:] or list(GROUPS)

@@ -18,14 +18,25 @@ public struct EnrollmentSample: Sendable, Equatable {
     public var path: String
     public var quality: QualityReport
     public var features: SampleFeatures?
+    /// The sample's speaker embedding.
+    public var embedding: SpeakerEmbedding?
+
+    public init(path: String, quality: QualityReport, features: SampleFeatures?, embedding: SpeakerEmbedding? = nil) {
+        self.path = path
+        self.quality = quality
+        self.features = features
+        self.embedding = embedding
+    }
 }
 
-/// Agreement of the samples of one enrollment.
+/// Agreement of the samples of one enrollment, judged on their speaker embeddings.
 public struct Consistency: Sendable, Equatable, Codable {
-    /// Pairwise cosine similarity of the samples' mean cepstra (c1…c12).
+    /// Pairwise cosine similarity of the samples' speaker embeddings.
     public var similarity: [[Double]]
+    /// Each sample's cosine to the normalised mean embedding of the other samples (leave-one-out).
+    public var leaveOneOut: [Double]
     public var threshold: Double
-    /// Indices of samples that agree with no other sample (best similarity below the threshold).
+    /// Indices of samples that do not belong with the others (see ``Enrollment/consistency(_:threshold:)``).
     public var inconsistent: [Int]
     public var consistent: Bool { inconsistent.isEmpty }
 }
@@ -33,77 +44,113 @@ public struct Consistency: Sendable, Equatable, Codable {
 /// The outcome of `kordant enroll`.
 public struct EnrollmentResult: Sendable, Equatable {
     public var samples: [EnrollmentSample]
-    /// Mean over passing samples of [mean c1…c12, std c1…c12], L2-normalised (empty if none pass).
+    /// The voiceprint: the L2-normalised mean speaker embedding of the passing samples (256 values;
+    /// empty if none pass).
     public var voiceprint: [Double]
+    /// The speaker model of the voiceprint.
+    public var model: String
     public var consistency: Consistency
     /// Every sample passed its quality check and the samples are consistent.
     public var pass: Bool
 }
 
-/// Enrolls with one MFCC extractor (FFTW plans and buffers) reused for every sample and every
-/// enrollment it processes: a batch worker keeps one. Not thread-safe; give each thread its own.
+/// Enrolls with one MFCC extractor (FFTW plans and buffers) and one speaker encoder reused for every
+/// sample and every enrollment it processes: a batch worker keeps one. Not thread-safe; give each
+/// thread its own.
 public final class Enroller {
-    private let mfcc: MFCCStream
-    private let activity = VoiceActivityStream()
+    private let extractor: MFCCExtractor
+    private let encoder: SpeakerEncoder
+    /// Leave-one-out cosine below which a sample does not belong.
+    public var consistencyThreshold = Enrollment.consistencyThreshold
 
-    public init() throws {
-        mfcc = MFCCStream(extractor: try MFCCExtractor(options: .kaldi()))
+    /// Uses `encoder`, or loads the default weights (throws ``SpeakerEncoderError`` when they are
+    /// missing or corrupt).
+    public init(encoder: SpeakerEncoder? = nil) throws {
+        extractor = try MFCCExtractor(options: .kaldi())
+        self.encoder = try encoder ?? SpeakerEncoder()
     }
 
     public func enroll(paths: [String], policy: QualityPolicy = .init(), vad: VADOptions = .init()) throws -> EnrollmentResult {
         guard !paths.isEmpty else { throw VoiceError(.noSamples, "an enrollment needs at least one sample") }
         var samples: [EnrollmentSample] = []
         for path in paths {
-            // One streaming pass: quality and MFCCs without holding the audio.
-            let analysis = try VoiceAnalysis.run(path: path, vad: vad, activityStream: activity, mfcc: mfcc)
-            let report = QualityCheck.check(analysis, policy: policy)
-            let features = Enrollment.statistics(mfcc.finish(), activity: analysis.activity)
-            samples.append(EnrollmentSample(path: path, quality: report, features: features))
+            // The encoder needs the whole 16 kHz clip (enrollment samples are seconds long), so
+            // this loads it rather than streaming as `quality` and `features` do.
+            let input = try VoiceInput.load(path: path)
+            let (report, activity) = QualityCheck.check(input, policy: policy, vad: vad)
+            let mfcc = input.samples.withUnsafeBufferPointer { extractor.compute($0) }
+            var sample = EnrollmentSample(path: path, quality: report, features: Enrollment.statistics(mfcc, activity: activity))
+            sample.embedding = encoder.embed(input.samples)
+            samples.append(sample)
         }
-        return Enrollment.summarise(samples)
+        return Enrollment.summarise(samples, threshold: consistencyThreshold)
     }
 }
 
 /// Enrollment from several samples of one user.
 ///
-/// What the voiceprint is: a summary of average spectral envelope (MFCC means and spreads over
-/// speech). It separates clearly different voices (for example a male and a female speaker) and
-/// catches a wrong or mixed-up sample, but it also moves with what was said, the microphone and
-/// the room, and it is not a speaker embedding: it must not be used to verify identity on its own.
+/// The voiceprint is the mean speaker embedding (Resemblyzer's GE2E encoder, ``SpeakerEncoder``)
+/// of the samples that pass their quality check; ``Verifier`` compares recordings with it. The
+/// samples' MFCC statistics are kept because the backend stores them.
 public enum Enrollment {
-    /// Below this best-match cosine similarity a sample is `inconsistent_speaker`. On TestAudio,
-    /// different recordings of one voice score 0.92–0.99 and male against female voices 0.56–0.70.
-    public static let consistencyThreshold = 0.85
+    /// Below this leave-one-out cosine a sample is `inconsistent_speaker`: calibrated on a
+    /// speaker-disjoint development split of real speech (benchmarks/speaker_calibration.py).
+    public static let consistencyThreshold = 0.725
 
     public static func enroll(paths: [String], policy: QualityPolicy = .init(), vad: VADOptions = .init()) throws -> EnrollmentResult {
         try Enroller().enroll(paths: paths, policy: policy, vad: vad)
     }
 
-    static func summarise(_ samples: [EnrollmentSample]) -> EnrollmentResult {
-        let means = samples.map { $0.features.map { Array($0.mean.dropFirst()) } ?? [] }
-        let n = samples.count
-        var similarity = [[Double]](repeating: [Double](repeating: 1, count: n), count: n)
-        for i in 0..<n { for j in 0..<n where i != j { similarity[i][j] = cosine(means[i], means[j]) } }
-        let inconsistent = n < 2 ? [] : (0..<n).filter { i in
-            (0..<n).filter { $0 != i }.map { similarity[i][$0] }.max()! < consistencyThreshold
-        }
-        let consistency = Consistency(similarity: similarity, threshold: consistencyThreshold, inconsistent: inconsistent)
-        let passing = samples.filter { $0.quality.pass }.compactMap(\.features)
+    static func summarise(_ samples: [EnrollmentSample], threshold: Double = consistencyThreshold) -> EnrollmentResult {
+        let embeddings = samples.map { $0.embedding?.vector ?? [] }
+        let consistency = consistency(embeddings, threshold: threshold)
+        let passing = samples.filter { $0.quality.pass }.compactMap(\.embedding)
         var voiceprint: [Double] = []
         if !passing.isEmpty {
-            let d = passing[0].mean.count - 1
-            voiceprint = [Double](repeating: 0, count: 2 * d)
-            for f in passing {
-                for k in 0..<d {
-                    voiceprint[k] += f.mean[k + 1] / Double(passing.count)
-                    voiceprint[d + k] += f.std[k + 1] / Double(passing.count)
-                }
-            }
+            voiceprint = [Double](repeating: 0, count: passing[0].vector.count)
+            for e in passing { for k in voiceprint.indices { voiceprint[k] += Double(e.vector[k]) } }
             let norm = voiceprint.reduce(0) { $0 + $1 * $1 }.squareRoot()
             if norm > 0 { voiceprint = voiceprint.map { $0 / norm } }
         }
         let pass = samples.allSatisfy { $0.quality.pass } && consistency.consistent
-        return EnrollmentResult(samples: samples, voiceprint: voiceprint, consistency: consistency, pass: pass)
+        return EnrollmentResult(samples: samples, voiceprint: voiceprint, model: SpeakerEncoder.modelName, consistency: consistency, pass: pass)
+    }
+
+    /// Leave-one-out consistency: each sample against the normalised mean of the others. The
+    /// sample with the lowest score is named when it is below `threshold`, then the check repeats
+    /// without it while at least three samples remain (so one odd sample does not drag the genuine
+    /// ones down with it). With two samples that disagree both are named: nothing says which one
+    /// is the odd one.
+    public static func consistency(_ embeddings: [[Float]], threshold: Double) -> Consistency {
+        let n = embeddings.count
+        var similarity = [[Double]](repeating: [Double](repeating: 1, count: n), count: n)
+        for i in 0..<n { for j in 0..<n where i != j { similarity[i][j] = SpeakerEncoder.cosine(embeddings[i], embeddings[j]) } }
+        func looScores(_ members: [Int]) -> [Int: Double] {
+            var scores: [Int: Double] = [:]
+            for i in members {
+                var mean = [Float](repeating: 0, count: embeddings[i].count)
+                for j in members where j != i && embeddings[j].count == mean.count { for k in mean.indices { mean[k] += embeddings[j][k] } }
+                scores[i] = SpeakerEncoder.cosine(embeddings[i], mean)
+            }
+            return scores
+        }
+        guard n >= 2 else { return Consistency(similarity: similarity, leaveOneOut: n == 1 ? [1] : [], threshold: threshold, inconsistent: []) }
+        let initial = looScores(Array(0..<n))
+        let leaveOneOut = (0..<n).map { initial[$0]! }
+        var members = Array(0..<n), inconsistent: [Int] = []
+        while members.count >= 2 {
+            let scores = looScores(members)
+            let worst = members.min { scores[$0]! < scores[$1]! }!
+            guard scores[worst]! < threshold else { break }
+            if members.count == 2 {
+                // Two samples left after naming an odd one: the pair is what the others were judged against.
+                if n == 2 { inconsistent += members }
+                break
+            }
+            inconsistent.append(worst)
+            members.removeAll { $0 == worst }
+        }
+        return Consistency(similarity: similarity, leaveOneOut: leaveOneOut, threshold: threshold, inconsistent: inconsistent.sorted())
     }
 
     /// Mean and standard deviation of each coefficient over the frames whose centre is speech.

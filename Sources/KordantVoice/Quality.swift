@@ -118,7 +118,7 @@ public struct QualityReport: Sendable, Equatable {
 
 /// One streaming pass over a recording for the voice checks: what the quality check and the
 /// enrollment need, without holding the audio.
-public struct VoiceAnalysis: Sendable {
+public struct SampleAnalysis: Sendable {
     public var source: AudioFormatInfo
     /// Levels of the original (mono downmix, native rate).
     public var original: AudioStatistics
@@ -135,7 +135,7 @@ public struct VoiceAnalysis: Sendable {
     /// per-frame summaries (and the MFCC rows). The results equal those of ``VoiceInput/load(path:options:)``
     /// followed by ``QualityCheck/check(_:policy:vad:)`` and MFCCs of the samples.
     public static func run(path: String, options: AudioReadOptions = .init(), vad: VADOptions = .init(),
-                           activityStream: VoiceActivityStream? = nil, mfcc: MFCCStream? = nil) throws -> VoiceAnalysis {
+                           activityStream: VoiceActivityStream? = nil, mfcc: MFCCStream? = nil) throws -> SampleAnalysis {
         let decoder = try MonoDecoder(path: path, outputRate: nil, options: options)
         let rate = decoder.outputRate
         let resampler = rate == EngineAudio.sampleRate ? nil
@@ -158,15 +158,15 @@ public struct VoiceAnalysis: Sendable {
             if let resampler { try resampler.process(block, deliver) } else { deliver(block) }
         }
         try resampler?.flush(deliver)
-        return VoiceAnalysis(source: decoder.source, original: stats.statistics, longestFullScaleRun: longest,
+        return SampleAnalysis(source: decoder.source, original: stats.statistics, longestFullScaleRun: longest,
                              samples: count, activity: vadStream.finish())
     }
 }
 
 public enum QualityCheck {
-    /// Decodes `path` (any format) and checks it, streaming (see ``VoiceAnalysis``).
+    /// Decodes `path` (any format) and checks it, streaming (see ``SampleAnalysis``).
     public static func check(path: String, policy: QualityPolicy = .init(), vad: VADOptions = .init()) throws -> QualityReport {
-        check(try VoiceAnalysis.run(path: path, vad: vad), policy: policy)
+        check(try SampleAnalysis.run(path: path, vad: vad), policy: policy)
     }
 
     /// Checks decoded input; also returns the voice activity so callers (enrollment) reuse it.
@@ -174,13 +174,13 @@ public enum QualityCheck {
         -> (report: QualityReport, activity: VoiceActivity)
     {
         let activity = VoiceActivityDetector.analyse(input.samples, sampleRate: input.sampleRate, options: options)
-        let analysis = VoiceAnalysis(source: input.source, original: input.original, longestFullScaleRun: input.longestFullScaleRun,
+        let analysis = SampleAnalysis(source: input.source, original: input.original, longestFullScaleRun: input.longestFullScaleRun,
                                      samples: input.samples.count, activity: activity)
         return (check(analysis, policy: p), activity)
     }
 
     /// The verdict on a streamed analysis.
-    public static func check(_ input: VoiceAnalysis, policy p: QualityPolicy = .init()) -> QualityReport {
+    public static func check(_ input: SampleAnalysis, policy p: QualityPolicy = .init()) -> QualityReport {
         let activity = input.activity
         var reasons: [QualityReason] = []
         var messages: [QualityReason: String] = [:]

@@ -119,8 +119,8 @@ struct Enroll: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Enroll a voice from several samples: quality of each, MFCC statistics, voiceprint, consistency.",
         discussion: """
-            The voiceprint summarises MFCC means and spreads over speech; it separates clearly \
-            different voices and catches a wrong sample but is not a speaker embedding (see README). \
+            The voiceprint is the mean speaker embedding of the passing samples (GE2E encoder); \
+            `kordant verify --enrollment` checks recordings against it (see README). \
             Exit 0 when every sample passes and they agree, 30 otherwise.
             """)
 
@@ -128,6 +128,8 @@ struct Enroll: AsyncParsableCommand {
     var files: [String]
     @Option(name: .long, help: "A label stored with a submitted enrollment.")
     var label: String?
+    @Option(name: .long, help: "Leave-one-out cosine below which a sample is inconsistent_speaker (default: the calibrated 0.725).")
+    var consistencyThreshold: Double?
     @OptionGroup var thresholds: PolicyOptions
     @OptionGroup var submission: SubmitOptions
     @OptionGroup var common: CommonOptions
@@ -148,12 +150,14 @@ struct Enroll: AsyncParsableCommand {
         let threshold: Double
         let inconsistent: [String]
         let similarity: [[Double]]
+        let leave_one_out: [Double]
     }
 
     struct ResultJSON: Encodable {
         let pass: Bool
         let samples: [SampleJSON]
         let voiceprint: [Double]
+        let model: String
         let consistency: ConsistencyJSON
     }
 
@@ -162,7 +166,9 @@ struct Enroll: AsyncParsableCommand {
         var passed = true
         var enrollment: EnrollmentResult?
         try reportingErrors(json: common.json) {
-            let r = try Enrollment.enroll(paths: files, policy: thresholds.policy)
+            let enroller = try Enroller(encoder: loadSpeakerEncoder(weights: nil, json: common.json))
+            if let consistencyThreshold { enroller.consistencyThreshold = consistencyThreshold }
+            let r = try enroller.enroll(paths: files, policy: thresholds.policy)
             enrollment = r
             let result = Self.resultJSON(r)
             let samples = result.samples
@@ -173,7 +179,7 @@ struct Enroll: AsyncParsableCommand {
                 print("enrollment: \(r.pass ? "PASS" : "FAIL") (\(files.count) samples, "
                       + "\(r.consistency.consistent ? "consistent" : "inconsistent speaker: " + result.consistency.inconsistent.joined(separator: ", ")))")
                 for s in samples { print(s.quality.text) }
-                if !r.voiceprint.isEmpty { print("voiceprint: \(r.voiceprint.count) values (MFCC mean and std over speech, L2-normalised)") }
+                if !r.voiceprint.isEmpty { print("voiceprint: \(r.voiceprint.count) values (mean speaker embedding, \(r.model))") }
             }
         }
         if submission.submit, let enrollment {
@@ -196,11 +202,12 @@ extension Enroll {
             return SampleJSON(file: s.path, quality: QualityJSON(s.quality, file: s.path, extra: extra), features: s.features)
         }
         return ResultJSON(
-            pass: r.pass, samples: samples, voiceprint: r.voiceprint.map(Output.r6),
+            pass: r.pass, samples: samples, voiceprint: r.voiceprint.map(Output.r6), model: r.model,
             consistency: ConsistencyJSON(
                 consistent: r.consistency.consistent, threshold: r.consistency.threshold,
                 inconsistent: r.consistency.inconsistent.map { r.samples[$0].path },
-                similarity: r.consistency.similarity.map { $0.map(Output.r3) }))
+                similarity: r.consistency.similarity.map { $0.map(Output.r3) },
+                leave_one_out: r.consistency.leaveOneOut.map(Output.r3)))
     }
 
     func submitEnrollment(_ r: EnrollmentResult) async throws {

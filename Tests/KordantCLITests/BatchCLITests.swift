@@ -32,7 +32,7 @@ import Testing
         let out = Self.lines(one)
         #expect(out.map { $0["group"] as? String } == ["u1", "u2", "u3", "u4"])
         #expect(out.prefix(3).allSatisfy { ($0["pass"] as? Bool) == true && ($0["samples"] as? [Any])?.count == 3 })
-        #expect(out.prefix(3).allSatisfy { ($0["voiceprint"] as? [Double])?.count == 24 })
+        #expect(out.prefix(3).allSatisfy { ($0["voiceprint"] as? [Double])?.count == 256 })
         let error = try #require(out[3]["error"] as? [String: String])
         #expect(error["code"] == "truncated" && error["file"]?.hasSuffix("bad_truncated.wav") == true)
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(r1.stdout.utf8)) as? [String: Any])

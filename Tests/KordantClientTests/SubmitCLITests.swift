@@ -52,7 +52,7 @@ import Testing
         #expect(user == "cli-user" && label == "cli" && count == 3)
         let first = try JSONDecoder().decode(CreateEnrollmentInput.self, from: Data((enrollments[0]["payload"] as String).utf8))
         #expect(first.samples.allSatisfy { $0.quality.pass && $0.features.nMfcc == 13 && $0.durationMs > 5000 })
-        #expect(first.voiceprint.count == 24 && first.consistency.consistent)
+        #expect(first.voiceprint.count == 256 && first.consistency.consistent)
         let submitted = try JSONDecoder().decode(SubmitScanInput.self, from: Data((scans[0]["payload"] as String).utf8))
         #expect(submitted.kind == "optout" && submitted.text.contains("Jordan M. Alvarez") && submitted.confidence > 50)
         #expect(submitted.fields["zip"] != nil && submitted.fields["email"] != nil, "\(submitted.fields.keys.sorted())")
