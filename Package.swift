@@ -96,7 +96,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "KordantAudioTests",
-            dependencies: ["KordantAudio", "CSndfile"]),
+            dependencies: ["KordantAudio", "CSndfile", "KordantTestSupport"]),
         .testTarget(
             name: "KordantVoiceTests",
             dependencies: ["KordantVoice", "KordantAudio"]),

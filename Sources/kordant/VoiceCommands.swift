@@ -52,6 +52,8 @@ struct QualityJSON: Encodable {
     let longest_full_scale_run: Int
     let format: Format
     let segments: [[Double]]
+    /// The source's warnings (e.g. a data size of 0xFFFFFFFF read to the end); absent when none.
+    let warnings: [String]?
 
     init(_ r: QualityReport, file: String, extra: [(String, String)] = []) {
         self.file = file
@@ -70,6 +72,7 @@ struct QualityJSON: Encodable {
         format = Format(container: r.source.container, encoding: r.source.encoding, sample_rate: r.source.sampleRate,
                         channels: r.source.channels, frames: r.source.frames)
         segments = r.segments.map { [Output.r3($0.start), Output.r3($0.end)] }
+        warnings = Output.warnings(r.source.warnings)
     }
 
     /// Human summary lines.
@@ -99,7 +102,10 @@ struct Quality: ParsableCommand {
         try reportingErrors(json: common.json) {
             let report = try QualityCheck.check(path: input.file, policy: thresholds.policy)
             let j = QualityJSON(report, file: input.file)
-            if common.json { Output.printJSON(j) } else { print(j.text) }
+            if common.json { Output.printJSON(j) } else {
+                Output.warn(input.file, report.source.warnings)
+                print(j.text)
+            }
             passed = j.pass
         }
         if !passed { throw ExitCode(qualityFailedExitCode) }
@@ -172,7 +178,10 @@ struct Enroll: AsyncParsableCommand {
             } else {
                 print("enrollment: \(r.pass ? "PASS" : "FAIL") (\(files.count) samples, "
                       + "\(r.consistency.consistent ? "consistent" : "inconsistent speaker: " + result.consistency.inconsistent.joined(separator: ", ")))")
-                for s in samples { print(s.quality.text) }
+                for s in samples {
+                    Output.warn(s.file, s.quality.warnings ?? [])
+                    print(s.quality.text)
+                }
                 if !r.voiceprint.isEmpty { print("voiceprint: \(r.voiceprint.count) values (MFCC mean and std over speech, L2-normalised)") }
             }
         }
@@ -253,6 +262,7 @@ struct Features: ParsableCommand {
         let file, profile: String
         let sample_rate, frames, coefficients: Int
         let frame_shift_s: Double
+        let warnings: [String]?
         let data: [[Float]]
     }
 
@@ -278,8 +288,9 @@ struct Features: ParsableCommand {
                 data = try encoder.encode(MatrixJSON(
                     file: input.file, profile: profile.rawValue, sample_rate: options.sampleRate, frames: m.frames,
                     coefficients: m.coefficients, frame_shift_s: Double(options.hop) / Double(options.sampleRate),
-                    data: (0..<m.frames).map { Array(m.row($0)) })) + Data("\n".utf8)
+                    warnings: Output.warnings(audio.warnings), data: (0..<m.frames).map { Array(m.row($0)) })) + Data("\n".utf8)
             }
+            if !common.json { Output.warn(input.file, audio.warnings) }
             if let out {
                 do { try data.write(to: URL(fileURLWithPath: out), options: .atomic) } catch {
                     throw AudioError(.writeFailed, path: out, "cannot write: \(error.localizedDescription)")
