@@ -20,7 +20,8 @@ struct Kordant: AsyncParsableCommand {
         let args = CommandLine.arguments.dropFirst()
         if args.first == "ocr" || (args.first == "batch" && args.dropFirst().first == "ocr") { OpenMPGuard.reexecIfNeeded() }
         do {
-            var command = try parseAsRoot(nil)
+            // Kaldi's bare boolean options (`--snip-edges`) mean `=true`.
+            var command = try parseAsRoot(args.first == "features" ? FeatureParameters.normalise(Array(args)) : nil)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

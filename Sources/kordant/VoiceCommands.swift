@@ -238,12 +238,16 @@ struct Features: ParsableCommand {
         discussion: """
             The file is converted to 16 kHz mono first. --deltas appends Kaldi add-deltas (order 2, \
             window 2) for the kaldi and psf profiles, and librosa.feature.delta orders 1 and 2 \
-            (width 9) for librosa. --cmvn normalises each column to zero mean and unit variance.
+            (width 9) for librosa. --cmvn normalises each column to zero mean and unit variance. \
+            Each profile takes its reference's own parameters (librosa's in kebab case, Kaldi's \
+            compute-mfcc-feats options, python_speech_features' keywords); without --profile, the \
+            parameters given choose it.
             """)
 
     @OptionGroup var input: InputOptions
     @Option(name: .long, help: "kaldi (default), librosa or psf.")
-    var profile: MFCCOptions.Profile = .kaldi
+    var profile: MFCCOptions.Profile?
+    @OptionGroup(title: "Reference parameters") var parameters: FeatureParameters
     @Flag(name: .long, help: "Append delta and delta-delta features.")
     var deltas = false
     @Flag(name: .long, help: "Cepstral mean and variance normalisation over the file.")
@@ -256,6 +260,7 @@ struct Features: ParsableCommand {
 
     func validate() throws {
         if format == .npy && out == nil && isatty(STDOUT_FILENO) == 1 { throw ValidationError("npy is binary: give --out FILE or redirect") }
+        _ = try parameters.options(for: try parameters.profile(given: profile))
     }
 
     struct MatrixJSON: Encodable {
@@ -270,7 +275,8 @@ struct Features: ParsableCommand {
         common.bootstrapLogging()
         try reportingErrors(json: common.json) {
             let audio = try AudioDecoder.load(path: input.file, options: input.readOptions)
-            let options = MFCCOptions.defaults(for: profile)
+            let profile = try parameters.profile(given: self.profile)
+            let options = try parameters.options(for: profile)
             var m = try MFCC.compute(audio.samples, options: options)
             if deltas {
                 m = profile == .librosa
