@@ -122,3 +122,13 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets (Fuzz/), only when scripts/fuzz builds them (KORDANT_FUZZ=1, with
+// -sanitize=fuzzer,address into .build-fuzz): `swift build` and `swift test` never see them.
+if Context.environment["KORDANT_FUZZ"] != nil {
+    package.targets += [
+        .target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"),
+        .executableTarget(name: "FuzzWAV", dependencies: ["KordantAudio", "CFuzzDriver"], path: "Fuzz/FuzzWAV"),
+        .executableTarget(name: "FuzzMRZ", dependencies: ["KordantOCR", "CFuzzDriver"], path: "Fuzz/FuzzMRZ"),
+    ]
+}
