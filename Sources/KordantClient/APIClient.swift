@@ -263,8 +263,9 @@ public final class KordantAPIClient: Sendable {
     /// request). The timeout is ours rather than AHC's so that it runs on the injected clock.
     private func runAttempt(_ request: HTTPClientRequest, url: String, until deadline: Duration, clock: any KordantClock) async throws -> Attempt {
         let http = http, limit = configuration.maxResponseBytes
-        // AHC's own deadline only backs ours up (a clock that never fires must not hang a call).
-        let backstop = TimeAmount.seconds(Int64(min(configuration.requestTimeout, 86_400)) + 60)
+        // AHC's own deadline only backs ours up (a clock that never fires must not hang a call);
+        // generous, so that it never decides in place of the injected clock.
+        let backstop = TimeAmount.seconds(Int64(min(configuration.requestTimeout, 86_400)) + 600)
         return try await withThrowingTaskGroup(of: Attempt.self) { group in
             group.addTask {
                 let response = try await http.execute(request, timeout: backstop)

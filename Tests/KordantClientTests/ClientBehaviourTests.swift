@@ -100,17 +100,21 @@ import Testing
         config.requestTimeout = 0.3
         config.clock = clock
         let impatient = try KordantAPIClient(configuration: config, credentials: Credentials(token: Kordant.token(), source: "test"))
-        let call = Task { try await impatient.call(Procedure.userMe, input: nil, kind: .query) }
+        let done = Flag()
+        let call = Task {
+            defer { done.set() }
+            return try await impatient.call(Procedure.userMe, input: nil, kind: .query)
+        }
         for n in 1...2 {
             // The attempt's timeout is armed; once the server holds the request, time passes.
-            let deadline = try #require(await clock.waitForSleeper())
+            let deadline = try #require(await clock.waitForSleeper(unless: done))
             #expect(deadline == clock.now + .milliseconds(300))
             #expect(await waitFor { slow.log.components(separatedBy: "user.me received").count - 1 == n }, "request \(n) never arrived")
             clock.advance(to: deadline)
             if n == 1 {
                 // The backoff (≤ 10 ms) before the second attempt, unless it drew 0 and the second
                 // attempt's timeout is already what waits.
-                let next = try #require(await clock.waitForSleeper())
+                let next = try #require(await clock.waitForSleeper(unless: done))
                 if next <= clock.now + .milliseconds(10) { clock.advance(to: next) }
             }
         }

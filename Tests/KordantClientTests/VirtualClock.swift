@@ -78,14 +78,15 @@ final class VirtualClock: KordantClock, @unchecked Sendable {
 
     func advance(by d: Duration) { advance(to: now + d) }
 
-    /// Waits (yielding, on real time only as a bound against a hang) until a sleep is pending.
-    func waitForSleeper(limit: TimeInterval = 120) async -> Duration? {
-        let end = Date().addingTimeInterval(limit)
-        while Date() < end {
+    /// Waits until a sleep is pending (its deadline) or `done` says no more will come (nil). No
+    /// real-time limit: a starved machine (the whole suite on 2 cores once held this for minutes)
+    /// only makes it slower; a true hang is the test runner's to catch.
+    func waitForSleeper(unless done: Flag) async -> Duration? {
+        while true {
             if let first = pending.first { return first }
+            if done.isSet { return pending.first }
             try? await Task.sleep(for: .milliseconds(2))
         }
-        return nil
     }
 
     /// Callers hold the lock.
@@ -96,9 +97,17 @@ final class VirtualClock: KordantClock, @unchecked Sendable {
     }
 }
 
+/// A flag one task sets and another polls.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}
+
 /// Polls `condition` until it holds; real time only bounds a hang (a loaded machine is slower,
-/// not wrong).
-func waitFor(limit: TimeInterval = 120, _ condition: () -> Bool) async -> Bool {
+/// not wrong), and the condition is checked once more after the bound.
+func waitFor(limit: TimeInterval = 600, _ condition: () -> Bool) async -> Bool {
     let end = Date().addingTimeInterval(limit)
     while Date() < end {
         if condition() { return true }
