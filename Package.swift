@@ -102,7 +102,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "KordantAudioTests",
-            dependencies: ["KordantAudio", "CSndfile"]),
+            dependencies: ["KordantAudio", "CSndfile", "KordantTestSupport"]),
         .testTarget(
             name: "KordantVoiceTests",
             dependencies: ["KordantVoice", "KordantAudio"]),
@@ -128,3 +128,13 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets (Fuzz/), only when scripts/fuzz builds them (KORDANT_FUZZ=1, with
+// -sanitize=fuzzer,address into .build-fuzz): `swift build` and `swift test` never see them.
+if Context.environment["KORDANT_FUZZ"] != nil {
+    package.targets += [
+        .target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"),
+        .executableTarget(name: "FuzzWAV", dependencies: ["KordantAudio", "CFuzzDriver"], path: "Fuzz/FuzzWAV"),
+        .executableTarget(name: "FuzzMRZ", dependencies: ["KordantOCR", "CFuzzDriver"], path: "Fuzz/FuzzMRZ"),
+    ]
+}

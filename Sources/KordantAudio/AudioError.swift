@@ -11,6 +11,13 @@ public struct AudioError: Error, Sendable, Equatable, CustomStringConvertible {
         case unreadable
         /// The header contradicts itself or is implausible (0 channels, 0 Hz, 10,000 channels …).
         case invalidHeader = "invalid_header"
+        /// A container the engine recognises whose encoding libsndfile cannot decode (for example a
+        /// WAV format tag it does not know).
+        case unsupportedEncoding = "unsupported_encoding"
+        /// A container missing a required part (a WAV without a `fmt ` chunk).
+        case malformed
+        /// A RIFF file of another type (AVI, MIDI …), not WAVE audio.
+        case notWave = "not_wave"
         /// The header claims more audio than the file holds.
         case truncated
         /// The decoder failed part-way through the audio data.

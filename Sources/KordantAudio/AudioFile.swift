@@ -15,11 +15,36 @@ public struct AudioFormatInfo: Sendable, Equatable, Codable {
     public var channels: Int
     /// Frames the header declares (libsndfile's count, after its own clamping).
     public var frames: Int
+    /// What the reader did about a questionable but readable header, one sentence each (for
+    /// example a data size of 0xFFFFFFFF read to the end of the file). Every command shows them.
+    public var warnings: [String] = []
     public var duration: Double { sampleRate > 0 ? Double(frames) / Double(sampleRate) : 0 }
 
     enum CodingKeys: String, CodingKey {
         case path, container, encoding, formatDescription = "format_description", sampleRate = "sample_rate"
-        case channels, frames
+        case channels, frames, warnings
+    }
+
+    public init(path: String, container: String, encoding: String, formatDescription: String,
+                sampleRate: Int, channels: Int, frames: Int, warnings: [String] = []) {
+        self.path = path
+        self.container = container
+        self.encoding = encoding
+        self.formatDescription = formatDescription
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.frames = frames
+        self.warnings = warnings
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(path: try c.decode(String.self, forKey: .path), container: try c.decode(String.self, forKey: .container),
+                  encoding: try c.decode(String.self, forKey: .encoding),
+                  formatDescription: try c.decode(String.self, forKey: .formatDescription),
+                  sampleRate: try c.decode(Int.self, forKey: .sampleRate), channels: try c.decode(Int.self, forKey: .channels),
+                  frames: try c.decode(Int.self, forKey: .frames),
+                  warnings: try c.decodeIfPresent([String].self, forKey: .warnings) ?? [])
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -31,7 +56,18 @@ public struct AudioFormatInfo: Sendable, Equatable, Codable {
         try c.encode(sampleRate, forKey: .sampleRate)
         try c.encode(channels, forKey: .channels)
         try c.encode(frames, forKey: .frames)
+        if !warnings.isEmpty { try c.encode(warnings, forKey: .warnings) }
     }
+}
+
+extension DecodeSummary {
+    /// The source's warnings (see ``AudioFormatInfo/warnings``).
+    public var warnings: [String] { source.warnings }
+}
+
+extension MonoAudio {
+    /// The source's warnings (see ``AudioFormatInfo/warnings``).
+    public var warnings: [String] { summary.source.warnings }
 }
 
 /// Limits that keep hostile headers from driving allocation or work.
@@ -80,6 +116,7 @@ public final class AudioFileReader {
             if (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0 {
                 throw AudioError(.unreadable, path: path, "empty file (0 bytes)")
             }
+            if let (kind, detail) = facts?.openFailure { throw AudioError(kind, path: path, detail) }
             throw AudioError(.unreadable, path: path, "not a readable audio file (libsndfile: \(reason))")
         }
         handle = h
@@ -87,6 +124,7 @@ public final class AudioFileReader {
         self.options = options
         let subtype = sfinfo.format & Int32(SF_FORMAT_SUBMASK)
         isFloat = subtype == Int32(SF_FORMAT_FLOAT) || subtype == Int32(SF_FORMAT_DOUBLE)
+        let frames = sfinfo.frames == Int64.max ? 0 : Int(sfinfo.frames)
         info = AudioFormatInfo(
             path: path,
             container: Self.formatName(major: sfinfo.format & Int32(SF_FORMAT_TYPEMASK), handle: h, short: true),
@@ -94,7 +132,9 @@ public final class AudioFileReader {
             formatDescription: Self.formatName(major: sfinfo.format & Int32(SF_FORMAT_TYPEMASK), handle: h, short: false)
                 + ", " + Self.formatName(subtype: subtype, handle: h, short: false),
             sampleRate: Int(sfinfo.samplerate), channels: Int(sfinfo.channels),
-            frames: sfinfo.frames == Int64.max ? 0 : Int(sfinfo.frames))
+            frames: frames,
+            // libsndfile clamps the size to what the file holds; say so rather than read silently.
+            warnings: facts?.dataSizeUnknown == true ? ["data size unknown (0xFFFFFFFF): read to end of file, \(frames) frames"] : [])
         blockFrames = Swift.max(64, 65_536 / Swift.max(1, Int(sfinfo.channels)))
         // From here on, `deinit` closes the handle on every throw.
         if info.channels < 1 || info.channels > options.maxChannels {

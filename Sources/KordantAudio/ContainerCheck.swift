@@ -14,6 +14,20 @@ struct ContainerFacts: Equatable {
     var declaredDataBytes: UInt64?
     /// Bytes actually present after the data chunk's start.
     var availableDataBytes: UInt64?
+    /// The data chunk's size is 0xFFFFFFFF, the "length unknown" mark of an encoder writing to a
+    /// pipe: the audio runs to the end of the file.
+    var dataSizeUnknown = false
+    /// The form type of a RIFF file that is not WAVE (`AVI `, `RMID`, `CDXA` …).
+    var riffForm: String?
+    /// The `fmt ` chunk's format tag (WAVE only), and for WAVE_FORMAT_EXTENSIBLE the first two
+    /// bytes of its sub-format GUID, which are the format tag of the actual encoding.
+    var formatTag: UInt16?
+    var subFormatTag: UInt16?
+    /// Chunks seen before the walk ended (the `fmt ` and `data` ids are what matter).
+    var sawFormatChunk = false
+    var sawDataChunk = false
+    /// The walk reached the end of the file cleanly (no chunk header cut short, no chunk limit).
+    var walkedToEnd = false
 
     /// Chunks walked at most; real files have a handful.
     static let maxChunks = 512
@@ -27,11 +41,20 @@ struct ContainerFacts: Equatable {
         switch (magic, form) {
         case ("RIFF", "WAVE"):
             return walk(container: "WAV", fileSize: fileSize, bigEndian: false, source: source) { id, body, facts in
-                if id == "fmt ", let b = body(16) {
+                guard id == "fmt " else { return }
+                facts.sawFormatChunk = true
+                if let b = body(16) {
+                    facts.formatTag = le16(b, 0)
                     facts.channels = Int(le16(b, 2))
                     facts.sampleRate = Double(le32(b, 4))
                 }
+                // WAVE_FORMAT_EXTENSIBLE: cbSize 22, then valid bits, channel mask, sub-format GUID.
+                if facts.formatTag == 0xFFFE, let b = body(26) { facts.subFormatTag = le16(b, 24) }
             }
+        case ("RIFF", _):
+            var facts = ContainerFacts(container: "RIFF")
+            facts.riffForm = form
+            return facts
         case ("FORM", "AIFF"), ("FORM", "AIFC"):
             return walk(container: "AIFF", fileSize: fileSize, bigEndian: true, source: source) { id, body, facts in
                 if id == "COMM", let b = body(18) {
@@ -51,18 +74,24 @@ struct ContainerFacts: Equatable {
         var facts = ContainerFacts(container: container)
         var offset: UInt64 = 12
         for _ in 0..<maxChunks {
-            guard let h = source.read(offset, 8) else { break }
+            guard let h = source.read(offset, 8) else {
+                facts.walkedToEnd = offset >= fileSize
+                break
+            }
             let id = String(decoding: h[0..<4], as: UTF8.self)
             let size = UInt64(bigEndian ? be32(h, 4) : le32(h, 4))
             let bodyStart = offset + 8
             onChunk(id, { source.read(bodyStart, $0) }, &facts)
             if id == "data" || id == "SSND" {
+                facts.sawDataChunk = true
                 // AIFF's SSND body starts with 8 bytes of offset/block size before the samples.
                 let skip: UInt64 = id == "SSND" ? 8 : 0
                 // 0xFFFFFFFF marks a stream whose length was unknown when it was written.
                 if size != 0xFFFF_FFFF {
                     facts.declaredDataBytes = size >= skip ? size - skip : 0
                     facts.availableDataBytes = fileSize > bodyStart + skip ? fileSize - bodyStart - skip : 0
+                } else {
+                    facts.dataSizeUnknown = true
                 }
                 break
             }
@@ -79,6 +108,49 @@ struct ContainerFacts: Equatable {
             return (.truncated, "truncated: the header claims \(declared) bytes of audio data, the file holds \(available)")
         }
         return nil
+    }
+
+    /// Why libsndfile refused the file, when the chunk walk can tell more precisely than its
+    /// generic text ("Format not recognised", "Malformed 'fmt ' chunk"). Only consulted after
+    /// libsndfile failed, so a file it reads is never refused on our say-so.
+    var openFailure: (AudioError.Kind, String)? {
+        if let form = riffForm {
+            return (.notWave, "RIFF file of type '\(printable(form))', not WAVE")
+        }
+        guard container == "WAV" else { return nil }
+        if !sawFormatChunk {
+            let before = sawDataChunk ? " before its 'data' chunk" : ""
+            return (.malformed, "malformed WAV: no 'fmt ' chunk\(before) (the chunk that declares the encoding, channels and sample rate)")
+        }
+        if let tag = formatTag {
+            if tag == 0xFFFE, let sub = subFormatTag, !Self.decodableTags.contains(sub) {
+                return (.unsupportedEncoding,
+                        "unsupported WAV format tag 0xFFFE (WAVE_FORMAT_EXTENSIBLE) with sub-format \(hex(sub)) (\(Self.describe(sub)))")
+            }
+            if !Self.decodableTags.contains(tag) && tag != 0xFFFE {
+                return (.unsupportedEncoding, "unsupported WAV format tag \(hex(tag)) (\(Self.describe(tag)))")
+            }
+        }
+        if !sawDataChunk && walkedToEnd { return (.malformed, "malformed WAV: no 'data' chunk (the file holds no audio)") }
+        return nil
+    }
+
+    /// WAV format tags libsndfile decodes (wav.c): PCM, MS ADPCM, IEEE float, A-law, µ-law,
+    /// IMA ADPCM, GSM 6.10, G.721 ADPCM, MPEG Layer III.
+    static let decodableTags: Set<UInt16> = [0x0001, 0x0002, 0x0003, 0x0006, 0x0007, 0x0011, 0x0031, 0x0040, 0x0055]
+
+    /// Registered names (mmreg.h / RFC 2361) of encodings people actually meet in WAV files.
+    private static let tagNames: [UInt16: String] = [
+        0x0022: "DSP Group TrueSpeech", 0x0050: "MPEG-1 Layer I/II", 0x0092: "Dolby AC-3 over S/PDIF",
+        0x00FF: "AAC", 0x0160: "Windows Media Audio 1", 0x0161: "Windows Media Audio 2",
+        0x0162: "Windows Media Audio Professional", 0x0163: "Windows Media Audio Lossless",
+        0x1610: "MPEG-4 HE-AAC", 0x2000: "Dolby AC-3", 0x2001: "DTS", 0x674F: "Ogg Vorbis",
+        0x6750: "Ogg Vorbis", 0x6751: "Ogg Vorbis", 0xF1AC: "FLAC",
+    ]
+
+    private static func describe(_ tag: UInt16) -> String {
+        if let name = tagNames[tag] { return "\(name), which libsndfile does not decode in WAV" }
+        return "not an encoding libsndfile decodes; it reads PCM, IEEE float, A-law, µ-law, IMA and MS ADPCM, GSM 6.10, G.721 and MPEG Layer III"
     }
 }
 
@@ -105,6 +177,11 @@ private final class ByteSource {
     }
 }
 
+private func hex(_ tag: UInt16) -> String { "0x" + String(format: "%04X", tag) }
+/// Chunk ids are four bytes of anything; show them as ASCII with escapes for the rest.
+private func printable(_ id: String) -> String {
+    String(id.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
+}
 private func formatRate(_ r: Double) -> String { r.isFinite && r == r.rounded() ? String(Int(r)) : String(r) }
 private func le16(_ b: [UInt8], _ o: Int) -> UInt16 { UInt16(b[o]) | UInt16(b[o + 1]) << 8 }
 private func le32(_ b: [UInt8], _ o: Int) -> UInt32 { UInt32(le16(b, o)) | UInt32(le16(b, o + 2)) << 16 }

@@ -17,6 +17,8 @@ public struct ClientConfiguration: Sendable {
     public var totalTimeout = 120.0
     /// Largest response body read (a larger one is an invalid response, not a memory problem).
     public var maxResponseBytes = 16 << 20
+    /// The time backoffs and both timeouts run on. Tests inject a virtual clock.
+    public var clock: any KordantClock = SystemClock()
 
     public init(server: String) { self.server = server }
 
@@ -204,7 +206,8 @@ public final class KordantAPIClient: Sendable {
     private func send(url: String, method: HTTPMethod, contentType: String?, extraHeaders: [(String, String)], body: Data?,
                       label: String) async throws -> (Int, HTTPHeaders, Data) {
         let policy = configuration.retry
-        let deadline = Date().addingTimeInterval(configuration.totalTimeout)
+        let clock = configuration.clock
+        let deadline = clock.now + .seconds(clamped: configuration.totalTimeout)
         var attempt = 0
         while true {
             attempt += 1
@@ -217,40 +220,74 @@ public final class KordantAPIClient: Sendable {
             if let contentType { request.headers.add(name: "Content-Type", value: contentType) }
             for (k, v) in extraHeaders { request.headers.add(name: k, value: v) }
             if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-            let remaining = deadline.timeIntervalSinceNow
-            let timeout = max(0.05, min(configuration.requestTimeout, remaining))
+            let timeout = max(.milliseconds(50), min(.seconds(clamped: configuration.requestTimeout), deadline - clock.now))
             var retryAfter: Double?
             let failure: ClientError
             do {
-                let response = try await http.execute(request, timeout: .milliseconds(Int64(timeout * 1000)))
-                let buffer: ByteBuffer
-                do { buffer = try await response.body.collect(upTo: configuration.maxResponseBytes) } catch is NIOTooManyBytesError {
-                    throw ClientError.invalidResponse(url: url, status: Int(response.status.code),
-                                                      reason: "body larger than \(configuration.maxResponseBytes) bytes")
+                switch try await runAttempt(request, url: url, until: clock.now + timeout, clock: clock) {
+                case .timedOut:
+                    logger.debug("\(method) \(label) attempt \(attempt): timed out")
+                    failure = .unreachable(url: url, attempts: attempt,
+                                           reason: "timed out (no answer within \(Self.format(timeout)))")
+                case .answered(let status, let headers, let data):
+                    logger.debug("\(method) \(label) attempt \(attempt): HTTP \(status)")
+                    if (200..<300).contains(status) { return (status, headers, data) }
+                    let error = Self.trpcError(status: status, body: data, transformer: configuration.transformer)
+                    guard error.isRetryable else { throw ClientError.server(error) }
+                    retryAfter = RetryPolicy.parseRetryAfter(headers.first(name: "Retry-After"))
+                    failure = .server(error)
                 }
-                let data = Data(buffer.readableBytesView)
-                let status = Int(response.status.code)
-                logger.debug("\(method) \(label) attempt \(attempt): HTTP \(status)")
-                if (200..<300).contains(status) { return (status, response.headers, data) }
-                let error = Self.trpcError(status: status, body: data, transformer: configuration.transformer)
-                guard error.isRetryable else { throw ClientError.server(error) }
-                retryAfter = RetryPolicy.parseRetryAfter(response.headers.first(name: "Retry-After"))
-                failure = .server(error)
             } catch let error as ClientError {
                 throw error
-            } catch is CancellationError {
-                throw CancellationError()
             } catch {
+                if error is CancellationError || Task.isCancelled { throw CancellationError() }
                 logger.debug("\(method) \(label) attempt \(attempt): \(Self.describe(error))")
                 failure = .unreachable(url: url, attempts: attempt, reason: Self.describe(error))
             }
-            let wait = policy.delay(after: attempt, retryAfter: retryAfter)
-            guard attempt < policy.maxAttempts, Date().addingTimeInterval(wait) < deadline else {
+            let wait = Duration.seconds(clamped: policy.delay(after: attempt, retryAfter: retryAfter))
+            guard attempt < policy.maxAttempts, clock.now + wait < deadline else {
                 if case .unreachable(let u, _, let reason) = failure { throw ClientError.unreachable(url: u, attempts: attempt, reason: reason) }
                 throw failure
             }
-            try await Task.sleep(for: .milliseconds(Int64(wait * 1000)))
+            try await clock.sleep(until: clock.now + wait)
         }
+    }
+
+    /// How one attempt ended: an HTTP answer with its whole body, or no answer in time.
+    private enum Attempt: Sendable {
+        case answered(status: Int, headers: HTTPHeaders, body: Data)
+        case timedOut
+    }
+
+    /// One request raced against `deadline` on `clock`; the loser is cancelled (AHC cancels the
+    /// request). The timeout is ours rather than AHC's so that it runs on the injected clock.
+    private func runAttempt(_ request: HTTPClientRequest, url: String, until deadline: Duration, clock: any KordantClock) async throws -> Attempt {
+        let http = http, limit = configuration.maxResponseBytes
+        // AHC's own deadline only backs ours up (a clock that never fires must not hang a call);
+        // generous, so that it never decides in place of the injected clock.
+        let backstop = TimeAmount.seconds(Int64(min(configuration.requestTimeout, 86_400)) + 600)
+        return try await withThrowingTaskGroup(of: Attempt.self) { group in
+            group.addTask {
+                let response = try await http.execute(request, timeout: backstop)
+                let buffer: ByteBuffer
+                do { buffer = try await response.body.collect(upTo: limit) } catch is NIOTooManyBytesError {
+                    throw ClientError.invalidResponse(url: url, status: Int(response.status.code), reason: "body larger than \(limit) bytes")
+                }
+                return .answered(status: Int(response.status.code), headers: response.headers, body: Data(buffer.readableBytesView))
+            }
+            group.addTask {
+                try await clock.sleep(until: deadline)
+                return .timedOut
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw CancellationError() }
+            return first
+        }
+    }
+
+    private static func format(_ d: Duration) -> String {
+        let s = d.seconds
+        return s < 10 ? String(format: "%.2g s", s) : String(format: "%.0f s", s)
     }
 
     /// The tRPC error in an error response; a body without one (a proxy's HTML page) gets the

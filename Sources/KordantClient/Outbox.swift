@@ -65,9 +65,14 @@ public final class Outbox: Sendable {
     let db: DatabasePool
     let blobs: URL
     /// Inflight items whose process died (or that are older than this) go back to pending.
-    static let leaseSeconds: TimeInterval = 15 * 60
+    public static let leaseSeconds: TimeInterval = 15 * 60
+    /// Wall-clock time for the timestamps stored with items and the lease (they are compared
+    /// across processes, so not a monotonic clock); injectable so the lease can be tested.
+    let now: @Sendable () -> Date
 
-    public init(home: KordantHome) throws {
+    /// - Parameter now: the wall clock; tests pass a fixed or advancing one.
+    public init(home: KordantHome, now: @escaping @Sendable () -> Date = { Date() }) throws {
+        self.now = now
         try home.prepare()
         blobs = home.blobs
         try FileManager.default.createDirectory(at: blobs, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -148,14 +153,14 @@ public final class Outbox: Sendable {
         case .enrollment(let e): (.enrollment, JSONValue(encoding: e)!.data)
         case .scan(let s): (.scan, JSONValue(encoding: s)!.data)
         }
-        let now = Date().timeIntervalSince1970
+        let stamp = now().timeIntervalSince1970
         return try db.write { db in
             if let row = try Row.fetchOne(db, sql: "SELECT id, state FROM submission WHERE client_request_id = ?", arguments: [requestId]) {
                 return .alreadyQueued(row["id"], OutboxItem.State(rawValue: row["state"]) ?? .pending)
             }
             try db.execute(sql: """
                 INSERT INTO submission (kind, client_request_id, payload, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
-                """, arguments: [kind.rawValue, requestId, input, now, now])
+                """, arguments: [kind.rawValue, requestId, input, stamp, stamp])
             let id = db.lastInsertedRowID
             for (i, f) in files.enumerated() {
                 try db.execute(sql: """
@@ -207,7 +212,7 @@ public final class Outbox: Sendable {
             var n = 0
             for r in rows {
                 let owner: Int32 = r["owner"] ?? 0
-                let stale = Date().timeIntervalSince1970 - (r["updated_at"] as Double) > Self.leaseSeconds
+                let stale = now().timeIntervalSince1970 - (r["updated_at"] as Double) > Self.leaseSeconds
                 let alive = owner > 0 && (kill(owner, 0) == 0 || errno == EPERM)
                 if stale || !alive || owner == getpid() {
                     try db.execute(sql: "UPDATE submission SET state = 'pending', owner = NULL WHERE id = ?", arguments: [r["id"] as Int64])
@@ -262,7 +267,7 @@ public final class Outbox: Sendable {
     public func retry(ids: [Int64]? = nil) throws -> Int {
         try db.write { db in
             var sql = "UPDATE submission SET state = 'pending', attempts = 0, updated_at = ? WHERE state = 'dead'"
-            var args: [any DatabaseValueConvertible] = [Date().timeIntervalSince1970]
+            var args: [any DatabaseValueConvertible] = [now().timeIntervalSince1970]
             if let ids { sql += " AND id IN (\(ids.map { _ in "?" }.joined(separator: ",")))"; args += ids }
             try db.execute(sql: sql, arguments: StatementArguments(args))
             return db.changesCount
@@ -313,7 +318,7 @@ public final class Outbox: Sendable {
                                            arguments: [afterID]) else { return nil }
             let id: Int64 = r["id"]
             try db.execute(sql: "UPDATE submission SET state = 'inflight', owner = ?, updated_at = ? WHERE id = ?",
-                           arguments: [getpid(), Date().timeIntervalSince1970, id])
+                           arguments: [getpid(), now().timeIntervalSince1970, id])
             let atts = try Row.fetchAll(db, sql: "SELECT * FROM attachment WHERE submission_id = ? ORDER BY position", arguments: [id]).map {
                 (position: $0["position"] as Int, kind: UploadKind(rawValue: $0["kind"]) ?? .documentScan, sha: $0["sha256"] as String,
                  contentType: $0["content_type"] as String, filename: $0["filename"] as String, key: $0["idempotency_key"] as String,
@@ -335,7 +340,7 @@ public final class Outbox: Sendable {
             try db.execute(sql: """
                 UPDATE submission SET state = 'delivered', owner = NULL, attempts = attempts + 1, last_error = NULL,
                 result_id = ?, result_status = ?, updated_at = ? WHERE id = ?
-                """, arguments: [result.id, result.status, Date().timeIntervalSince1970, id])
+                """, arguments: [result.id, result.status, now().timeIntervalSince1970, id])
         }
     }
 
@@ -345,7 +350,7 @@ public final class Outbox: Sendable {
             let attempts = (try Int.fetchOne(db, sql: "SELECT attempts FROM submission WHERE id = ?", arguments: [id]) ?? 0) + (countAttempt ? 1 : 0)
             let state: OutboxItem.State = dead || attempts >= maxAttempts ? .dead : .pending
             try db.execute(sql: "UPDATE submission SET state = ?, owner = NULL, attempts = ?, last_error = ?, updated_at = ? WHERE id = ?",
-                           arguments: [state.rawValue, attempts, error, Date().timeIntervalSince1970, id])
+                           arguments: [state.rawValue, attempts, error, now().timeIntervalSince1970, id])
             return state
         }
     }

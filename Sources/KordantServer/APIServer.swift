@@ -90,7 +90,11 @@ struct APIResponder: HTTPResponder {
         let isAPI = path.hasPrefix(APIPath.trpc + "/") || path == APIPath.upload
         let faults = configuration.faults
         if isAPI {
-            if faults.latencyMs > 0 { try await Task.sleep(for: .milliseconds(faults.latencyMs)) }
+            if faults.latencyMs > 0 {
+                // Lets a test see that a request arrived before the injected latency holds it.
+                logger.debug("\(request.method) \(path) received, answering in \(faults.latencyMs) ms")
+                try await Task.sleep(for: .milliseconds(faults.latencyMs))
+            }
             let roll = Double.random(in: 0..<1)
             if roll < faults.failRate {
                 let code: TRPCErrorCode = [.internalServerError, .badGateway, .serviceUnavailable].randomElement()!

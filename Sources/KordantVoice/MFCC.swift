@@ -39,6 +39,8 @@ public final class MFCCExtractor {
     private let filters: MelFilterbank
     /// DCT-II (orthonormal) × lifter, laid out [mel band][coefficient block of 8].
     private let dctLiftered: [Float]
+    /// ln(energy floor), when the options set one.
+    private let logEnergyFloor: Float?
     private let frame: UnsafeMutableBufferPointer<Float>
     private let power: UnsafeMutableBufferPointer<Float>
     private let mel: UnsafeMutableBufferPointer<Float>
@@ -54,8 +56,9 @@ public final class MFCCExtractor {
         let nm = options.numMels, nc = options.numCoefficients
         // DCT-II, orthonormal: row 0 scaled by √(1/N), the rest by √(2/N) (Kaldi's ComputeDctMatrix, scipy norm='ortho').
         var d = [Float](repeating: 0, count: nc * nm)
+        // Unnormalised (scipy norm=None): 2·Σ x·cos(…) for every row.
         for k in 0..<nc {
-            let norm = k == 0 ? (1 / Double(nm)).squareRoot() : (2 / Double(nm)).squareRoot()
+            let norm = options.dctNorm == .unnormalised ? 2 : k == 0 ? (1 / Double(nm)).squareRoot() : (2 / Double(nm)).squareRoot()
             for n in 0..<nm { d[k * nm + n] = Float(norm * cos(Double.pi / Double(nm) * (Double(n) + 0.5) * Double(k))) }
         }
         let l = Double(options.lifter)
@@ -68,6 +71,7 @@ public final class MFCCExtractor {
         var t = [Float](repeating: 0, count: nm * blocks * 8)
         for k in 0..<nc { for n in 0..<nm { t[n * blocks * 8 + k] = d[k * nm + n] * lifter[k] } }
         dctLiftered = t
+        logEnergyFloor = options.energyFloor > 0 ? logf(options.energyFloor) : nil
         frame = .allocate(capacity: options.frameLength)
         power = .allocate(capacity: options.fftSize / 2 + 1)
         mel = .allocate(capacity: nm)
@@ -87,6 +91,7 @@ public final class MFCCExtractor {
         case .centered: return n == 0 ? 0 : 1 + n / o.hop
         case .uncentered: return n < o.fftSize ? 0 : 1 + (n - o.fftSize) / o.hop
         case .padEnd: return n == 0 ? 0 : n <= o.frameLength ? 1 : 1 + (n - o.frameLength + o.hop - 1) / o.hop
+        case .reflect: return (n + o.hop / 2) / o.hop
         }
     }
 
@@ -97,6 +102,7 @@ public final class MFCCExtractor {
         case .snipEdges, .padEnd: return t &* options.hop
         case .centered: return t &* options.hop &- options.fftSize / 2 &+ windowOffset
         case .uncentered: return t &* options.hop &+ windowOffset
+        case .reflect: return t &* options.hop &+ options.hop / 2 &- options.frameLength / 2
         }
     }
 
@@ -175,16 +181,27 @@ public final class MFCCExtractor {
         let f = frame.baseAddress!
         // Copy with zeros outside the signal (centred and padded framings reach past the ends).
         let lo = max(0, -start), hi = min(len, source.count - start)
-        if lo > 0 { f.initialize(repeating: 0, count: min(lo, len)) }
-        if hi > lo {
-            let src = source.baseAddress! + (start + lo)
-            if scale == 1 {
-                (f + lo).update(from: src, count: hi - lo)
-            } else {
-                for i in 0..<(hi - lo) { f[lo &+ i] = src[i] * scale }
+        if o.framing == .reflect && (lo > 0 || hi < len) {
+            // Kaldi snip_edges=false: reflect about either end, -1 → 0, n → n-1 (repeatedly for
+            // a signal shorter than a frame). Only the first and last frame or two get here.
+            let n = source.count
+            for i in 0..<len {
+                var s = start &+ i
+                while s < 0 || s >= n { s = s < 0 ? -s - 1 : 2 * n - 1 - s }
+                f[i] = source[s] * scale
             }
+        } else {
+            if lo > 0 { f.initialize(repeating: 0, count: min(lo, len)) }
+            if hi > lo {
+                let src = source.baseAddress! + (start + lo)
+                if scale == 1 {
+                    (f + lo).update(from: src, count: hi - lo)
+                } else {
+                    for i in 0..<(hi - lo) { f[lo &+ i] = src[i] * scale }
+                }
+            }
+            if hi < len { (f + max(hi, 0)).initialize(repeating: 0, count: len - max(hi, 0)) }
         }
-        if hi < len { (f + max(hi, 0)).initialize(repeating: 0, count: len - max(hi, 0)) }
 
         if o.removeDCOffset {
             let mean = VectorKernels.sum(f, len) / Float(len)
@@ -204,6 +221,9 @@ public final class MFCCExtractor {
         }
         let input = fft.input.baseAddress! + windowOffset
         for i in 0..<len { input[i] = f[i] * window[i] }
+        if o.energy == .kaldiWindowed {
+            energy = logf(max(VectorKernels.dot(input, input, len), Float.ulpOfOne))
+        }
         fft.powerSpectrum(into: power.baseAddress!, scale: o.powerScale)
         if o.energy == .psfSpectrum {
             let e = VectorKernels.sum(power.baseAddress!, o.fftSize / 2 + 1)
@@ -258,7 +278,7 @@ public final class MFCCExtractor {
                 for j in 0..<min(8, nc &- b &* 8) { row[b &* 8 &+ j] = acc[j] }
             }
         }
-        if options.energy != .none { row[0] = energy }
+        if options.energy != .none { row[0] = logEnergyFloor.map { max(energy, $0) } ?? energy }
     }
 
     static func window(_ type: MFCCOptions.Window, length n: Int) -> [Float] {

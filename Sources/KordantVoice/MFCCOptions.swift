@@ -18,6 +18,9 @@ public struct MFCCOptions: Sendable, Hashable, Codable {
         case uncentered
         /// python_speech_features: frames start at t·step; the last frame is zero-padded.
         case padEnd
+        /// Kaldi snip_edges=false: round(n / shift) frames, frame t centred on t·shift + shift/2,
+        /// samples past either end reflected back into the signal.
+        case reflect
     }
 
     public enum Window: String, Sendable, Codable {
@@ -58,6 +61,8 @@ public struct MFCCOptions: Sendable, Hashable, Codable {
         case none
         /// Kaldi raw energy: ln(max(Σx², FLT_EPSILON)) after DC removal, before pre-emphasis.
         case kaldiRaw
+        /// Kaldi raw_energy=false: the same, of the frame after pre-emphasis and the window.
+        case kaldiWindowed
         /// python_speech_features: ln of the frame's power-spectrum sum (|X|²/NFFT), zeros → eps.
         case psfSpectrum
     }
@@ -67,6 +72,23 @@ public struct MFCCOptions: Sendable, Hashable, Codable {
         case htk
         /// 1 + L/2·sin(π(i+1)/L), i = 0… (librosa).
         case librosa
+    }
+
+    /// Scaling of the DCT-II (librosa's `norm` argument of `feature.mfcc`).
+    public enum DCTNorm: String, Sendable, Codable {
+        /// Orthonormal: c0 × √(1/N), the others × √(2/N) (Kaldi, python_speech_features, librosa's default).
+        case ortho
+        /// scipy's unnormalised DCT-II, 2·Σ x·cos(…) (librosa norm=None).
+        case unnormalised = "none"
+    }
+
+    /// The sample scale the reference sees: python_speech_features and Kaldi users feed 16-bit
+    /// integer values, librosa users floats in [-1, 1). Only c0 / the energy term depend on it.
+    public enum InputScale: String, Sendable, Codable, CaseIterable {
+        case int16
+        case float
+
+        public var factor: Float { self == .int16 ? 32768 : 1 }
     }
 
     public var profile: Profile
@@ -102,54 +124,77 @@ public struct MFCCOptions: Sendable, Hashable, Codable {
     public var lifter: Float
     public var lifterStyle: Lifter
     public var energy: Energy
+    /// Kaldi energy_floor: with an energy term, c0 is at least ln(energyFloor) (0: off).
+    public var energyFloor: Float = 0
+    public var dctNorm: DCTNorm = .ortho
 
     /// The engine's default: Kaldi MfccOptions with dither 0.
+    ///
+    /// The parameters are Kaldi's `compute-mfcc-feats` options (`--num-mel-bins`, `--num-ceps`,
+    /// `--low-freq`, `--high-freq` (≤ 0: offset from Nyquist), `--window-type`, `--use-energy`,
+    /// `--raw-energy`, `--energy-floor`, `--cepstral-lifter`, `--frame-length`, `--frame-shift`,
+    /// `--snip-edges`, `--preemphasis-coefficient`, `--remove-dc-offset`).
     public static func kaldi(
         numBins: Int = 23, numCeps: Int = 13, lowFreq: Double = 20, highFreq: Double = 0,
         window: Window = .povey, useEnergy: Bool = true, cepstralLifter: Float = 22,
-        frameLengthMs: Double = 25, frameShiftMs: Double = 10, sampleRate: Int = 16_000
+        frameLengthMs: Double = 25, frameShiftMs: Double = 10, sampleRate: Int = 16_000,
+        rawEnergy: Bool = true, energyFloor: Float = 0, snipEdges: Bool = true,
+        preemphasis: Float = 0.97, removeDCOffset: Bool = true, inputScale: InputScale = .int16
     ) -> MFCCOptions {
-        let length = Int((Double(sampleRate) * frameLengthMs / 1000).rounded())
+        // kaldi-native-fbank truncates, in float: static_cast<int32_t>(samp_freq * 0.001f * frame_length_ms).
+        func samples(_ ms: Double) -> Int {
+            let product = Float(sampleRate) * Float(0.001) * Float(ms)
+            return product.isFinite && product > 0 ? Int(min(product, 1e9).rounded(.towardZero)) : 0
+        }
+        let length = samples(frameLengthMs)
         var fft = 1
         while fft < length { fft <<= 1 }
-        return MFCCOptions(
+        var o = MFCCOptions(
             profile: .kaldi, sampleRate: sampleRate, frameLength: length,
-            hop: Int((Double(sampleRate) * frameShiftMs / 1000).rounded()), fftSize: fft, framing: .snipEdges,
-            window: window, inputScale: 32768, removeDCOffset: true, preemphasis: 0.97, preemphasisPerFrame: true,
-            powerScale: 1, melScale: .kaldi, numMels: numBins, lowFrequency: lowFreq, highFrequency: highFreq,
-            slaneyNorm: false, compression: .logFloorEpsilon, topDB: 0, numCoefficients: numCeps,
-            lifter: cepstralLifter, lifterStyle: .htk, energy: useEnergy ? .kaldiRaw : .none)
+            hop: samples(frameShiftMs), fftSize: fft, framing: snipEdges ? .snipEdges : .reflect,
+            window: window, inputScale: inputScale.factor, removeDCOffset: removeDCOffset, preemphasis: preemphasis,
+            preemphasisPerFrame: true, powerScale: 1, melScale: .kaldi, numMels: numBins, lowFrequency: lowFreq,
+            highFrequency: highFreq, slaneyNorm: false, compression: .logFloorEpsilon, topDB: 0, numCoefficients: numCeps,
+            lifter: cepstralLifter, lifterStyle: .htk, energy: !useEnergy ? .none : rawEnergy ? .kaldiRaw : .kaldiWindowed)
+        o.energyFloor = energyFloor
+        return o
     }
 
-    /// librosa.feature.mfcc, parameter for parameter (window 'hann', power 2, ref 1.0, amin 1e-10,
-    /// DCT-II ortho; `center` pads with zeros as librosa ≥ 0.10 does).
+    /// librosa.feature.mfcc, parameter for parameter (window 'hann', power 2, ref 1.0, amin 1e-10;
+    /// `center` pads with zeros as librosa ≥ 0.10 does). `norm` is the mel filters' Slaney area
+    /// normalisation (`librosa.filters.mel(norm='slaney')`); `dctNorm` is `feature.mfcc`'s own
+    /// `norm` ('ortho' or None).
     public static func librosa(
         nMFCC: Int = 20, nFFT: Int = 2048, hopLength: Int? = nil, winLength: Int? = nil, nMels: Int = 128,
         fmin: Double = 0, fmax: Double? = nil, htk: Bool = false, center: Bool = true, norm: Bool = true,
-        topDB: Float = 80, lifter: Float = 0, sampleRate: Int = 16_000
+        topDB: Float = 80, lifter: Float = 0, sampleRate: Int = 16_000, dctNorm: DCTNorm = .ortho,
+        inputScale: InputScale = .float
     ) -> MFCCOptions {
         let win = winLength ?? nFFT
-        return MFCCOptions(
+        var o = MFCCOptions(
             profile: .librosa, sampleRate: sampleRate, frameLength: win, hop: hopLength ?? win / 4, fftSize: nFFT,
-            framing: center ? .centered : .uncentered, window: .hann, inputScale: 1, removeDCOffset: false,
+            framing: center ? .centered : .uncentered, window: .hann, inputScale: inputScale.factor, removeDCOffset: false,
             preemphasis: 0, preemphasisPerFrame: true, powerScale: 1, melScale: htk ? .htk : .slaney, numMels: nMels,
             lowFrequency: fmin, highFrequency: fmax ?? Double(sampleRate) / 2, slaneyNorm: norm,
             compression: .powerToDB, topDB: topDB, numCoefficients: nMFCC, lifter: lifter, lifterStyle: .librosa,
             energy: .none)
+        o.dctNorm = dctNorm
+        return o
     }
 
     /// python_speech_features.mfcc (rectangular window unless `window` says otherwise).
     public static func psf(
         winlen: Double = 0.025, winstep: Double = 0.01, numcep: Int = 13, nfilt: Int = 26, nfft: Int = 512,
         lowfreq: Double = 0, highfreq: Double? = nil, preemph: Float = 0.97, ceplifter: Float = 22,
-        appendEnergy: Bool = true, window: Window = .rectangular, sampleRate: Int = 16_000
+        appendEnergy: Bool = true, window: Window = .rectangular, sampleRate: Int = 16_000,
+        inputScale: InputScale = .int16
     ) -> MFCCOptions {
         // psf rounds half up: int(decimal.Decimal(x).quantize(ROUND_HALF_UP)).
         func roundHalfUp(_ x: Double) -> Int { Int((x + 0.5).rounded(.down)) }
         return MFCCOptions(
             profile: .psf, sampleRate: sampleRate, frameLength: roundHalfUp(winlen * Double(sampleRate)),
             hop: roundHalfUp(winstep * Double(sampleRate)), fftSize: nfft, framing: .padEnd, window: window,
-            inputScale: 32768, removeDCOffset: false, preemphasis: preemph, preemphasisPerFrame: false,
+            inputScale: inputScale.factor, removeDCOffset: false, preemphasis: preemph, preemphasisPerFrame: false,
             powerScale: 1 / Float(nfft), melScale: .psfBins, numMels: nfilt, lowFrequency: lowfreq,
             highFrequency: highfreq ?? Double(sampleRate) / 2, slaneyNorm: false, compression: .logReplaceZeros,
             topDB: 0, numCoefficients: numcep, lifter: ceplifter, lifterStyle: .htk,

@@ -24,6 +24,7 @@ struct Info: ParsableCommand {
         let file, container, encoding, format: String
         let sample_rate, channels, frames: Int
         let duration_s: Double
+        let warnings: [String]?
     }
 
     func run() throws {
@@ -33,8 +34,10 @@ struct Info: ParsableCommand {
             if common.json {
                 Output.printJSON(Report(file: info.path, container: info.container, encoding: info.encoding,
                                         format: info.formatDescription, sample_rate: info.sampleRate,
-                                        channels: info.channels, frames: info.frames, duration_s: Output.r6(info.duration)))
+                                        channels: info.channels, frames: info.frames, duration_s: Output.r6(info.duration),
+                                        warnings: Output.warnings(info.warnings)))
             } else {
+                Output.warn(info.path, info.warnings)
                 print(Output.table([
                     ("file", info.path), ("format", info.formatDescription),
                     ("container", "\(info.container) / \(info.encoding)"), ("sample rate", "\(info.sampleRate) Hz"),
@@ -72,6 +75,7 @@ struct Convert: ParsableCommand {
         let output_encoding: String
         let duration_s: Double
         let truncated: Bool
+        let warnings: [String]?
         struct Source: Encodable {
             let container, encoding: String
             let sample_rate, channels, frames: Int
@@ -92,8 +96,9 @@ struct Convert: ParsableCommand {
                                   sample_rate: s.source.sampleRate, channels: s.source.channels,
                                   frames: s.sourceFramesDecoded),
                     output_rate: s.outputRate, output_samples: s.outputSamples, output_encoding: encoding.rawValue,
-                    duration_s: Output.r6(duration), truncated: s.truncated))
+                    duration_s: Output.r6(duration), truncated: s.truncated, warnings: Output.warnings(s.warnings)))
             } else {
+                Output.warn(input.file, s.warnings)
                 print("\(input.file): \(s.source.container) \(s.source.encoding), \(s.source.sampleRate) Hz, "
                       + "\(s.source.channels) ch, \(s.sourceFramesDecoded) frames")
                 print("  -> \(output): WAV \(encoding == .pcm16 ? "PCM_16" : "FLOAT"), \(s.outputRate) Hz, mono, "
@@ -133,6 +138,7 @@ struct Levels: ParsableCommand {
         let window_ms, duration_s, rms_db, peak_db, dc_offset: Double
         let clipped_samples: Int
         let clipped_fraction: Double
+        let warnings: [String]?
     }
 
     func run() throws {
@@ -175,10 +181,12 @@ struct Levels: ParsableCommand {
                 file: input.file, sample_rate: st.sampleRate, frames: st.frames, windows: count,
                 window_ms: windowMs, duration_s: Output.r6(st.duration), rms_db: Output.r3(st.rmsPower),
                 peak_db: Output.r3(st.peakPower), dc_offset: Output.r6(st.dcOffset),
-                clipped_samples: st.clippedSamples, clipped_fraction: Output.r6(st.clippedFraction))
+                clipped_samples: st.clippedSamples, clipped_fraction: Output.r6(st.clippedFraction),
+                warnings: Output.warnings(decoder.source.warnings))
             if common.json {
                 Output.printJSON(["summary": report])
             } else {
+                Output.warn(input.file, decoder.source.warnings)
                 print(Output.table([
                     ("file", input.file), ("duration", String(format: "%.3f s (%d frames at %d Hz)", st.duration, st.frames, st.sampleRate)),
                     ("average power", String(format: "%.2f dBFS (RMS)", st.rmsPower)),
@@ -238,11 +246,15 @@ struct WaveformCommand: ParsableCommand {
                 try waveform.writeAudiowaveformJSON(to: sink)
             }
             try sink.commit()
+            let warnings = decoder.source.warnings
             if common.json {
-                Output.printJSON(["file": .string(input.file), "out": .string(out), "length": .int(waveform.length),
-                                  "samples_per_pixel": .int(waveform.samplesPerPixel), "sample_rate": .int(rate),
-                                  "bits": .int(bits)] as [String: JSONScalar])
+                var report: [String: JSONScalar] = [
+                    "file": .string(input.file), "out": .string(out), "length": .int(waveform.length),
+                    "samples_per_pixel": .int(waveform.samplesPerPixel), "sample_rate": .int(rate), "bits": .int(bits)]
+                if !warnings.isEmpty { report["warnings"] = .strings(warnings) }
+                Output.printJSON(report)
             } else {
+                Output.warn(input.file, warnings)
                 print("\(out): \(waveform.length) pixels, \(waveform.samplesPerPixel) samples per pixel at \(rate) Hz, \(bits)-bit")
             }
         }
@@ -251,7 +263,7 @@ struct WaveformCommand: ParsableCommand {
 
 /// A heterogeneous JSON value for small ad-hoc reports.
 enum JSONScalar: Encodable {
-    case string(String), int(Int), double(Double), bool(Bool)
+    case string(String), int(Int), double(Double), bool(Bool), strings([String])
     func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         switch self {
@@ -259,6 +271,7 @@ enum JSONScalar: Encodable {
         case .int(let v): try c.encode(v)
         case .double(let v): try c.encode(v)
         case .bool(let v): try c.encode(v)
+        case .strings(let v): try c.encode(v)
         }
     }
 }

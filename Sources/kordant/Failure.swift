@@ -15,6 +15,9 @@ enum ExitCodes {
         case .nonFiniteSamples: 15
         case .emptyAudio: 16
         case .resampleFailed: 17
+        case .unsupportedEncoding: 18
+        case .malformed: 19
+        case .notWave: 22
         case .writeFailed: 20
         case .deviceFailed: 21
         }

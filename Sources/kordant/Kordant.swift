@@ -9,7 +9,7 @@ struct Kordant: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kordant",
         abstract: "Kordant Engine: audio, voice and document processing for Kordant's identity protection.",
-        discussion: "Exit codes: 0 success; 64 bad arguments; 10-21 input and output errors (see README).",
+        discussion: "Exit codes: 0 success; 64 bad arguments; 10-22 input and output errors (see README).",
         version: "0.1.0",
         subcommands: [Info.self, Convert.self, Levels.self, WaveformCommand.self, Record.self, Devices.self, Quality.self, Enroll.self,
                       Features.self, OCR.self, Batch.self, OutboxCommand.self, Call.self, Serve.self, Token.self, Embed.self, Verify.self])
@@ -20,7 +20,8 @@ struct Kordant: AsyncParsableCommand {
         let args = CommandLine.arguments.dropFirst()
         if args.first == "ocr" || (args.first == "batch" && args.dropFirst().first == "ocr") { OpenMPGuard.reexecIfNeeded() }
         do {
-            var command = try parseAsRoot(nil)
+            // Kaldi's bare boolean options (`--snip-edges`) mean `=true`.
+            var command = try parseAsRoot(args.first == "features" ? FeatureParameters.normalise(Array(args)) : nil)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

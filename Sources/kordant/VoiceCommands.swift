@@ -52,6 +52,8 @@ struct QualityJSON: Encodable {
     let longest_full_scale_run: Int
     let format: Format
     let segments: [[Double]]
+    /// The source's warnings (e.g. a data size of 0xFFFFFFFF read to the end); absent when none.
+    let warnings: [String]?
 
     init(_ r: QualityReport, file: String, extra: [(String, String)] = []) {
         self.file = file
@@ -70,6 +72,7 @@ struct QualityJSON: Encodable {
         format = Format(container: r.source.container, encoding: r.source.encoding, sample_rate: r.source.sampleRate,
                         channels: r.source.channels, frames: r.source.frames)
         segments = r.segments.map { [Output.r3($0.start), Output.r3($0.end)] }
+        warnings = Output.warnings(r.source.warnings)
     }
 
     /// Human summary lines.
@@ -99,7 +102,10 @@ struct Quality: ParsableCommand {
         try reportingErrors(json: common.json) {
             let report = try QualityCheck.check(path: input.file, policy: thresholds.policy)
             let j = QualityJSON(report, file: input.file)
-            if common.json { Output.printJSON(j) } else { print(j.text) }
+            if common.json { Output.printJSON(j) } else {
+                Output.warn(input.file, report.source.warnings)
+                print(j.text)
+            }
             passed = j.pass
         }
         if !passed { throw ExitCode(qualityFailedExitCode) }
@@ -178,7 +184,10 @@ struct Enroll: AsyncParsableCommand {
             } else {
                 print("enrollment: \(r.pass ? "PASS" : "FAIL") (\(files.count) samples, "
                       + "\(r.consistency.consistent ? "consistent" : "inconsistent speaker: " + result.consistency.inconsistent.joined(separator: ", ")))")
-                for s in samples { print(s.quality.text) }
+                for s in samples {
+                    Output.warn(s.file, s.quality.warnings ?? [])
+                    print(s.quality.text)
+                }
                 if !r.voiceprint.isEmpty { print("voiceprint: \(r.voiceprint.count) values (mean speaker embedding, \(r.model))") }
             }
         }
@@ -236,12 +245,16 @@ struct Features: ParsableCommand {
         discussion: """
             The file is converted to 16 kHz mono first. --deltas appends Kaldi add-deltas (order 2, \
             window 2) for the kaldi and psf profiles, and librosa.feature.delta orders 1 and 2 \
-            (width 9) for librosa. --cmvn normalises each column to zero mean and unit variance.
+            (width 9) for librosa. --cmvn normalises each column to zero mean and unit variance. \
+            Each profile takes its reference's own parameters (librosa's in kebab case, Kaldi's \
+            compute-mfcc-feats options, python_speech_features' keywords); without --profile, the \
+            parameters given choose it.
             """)
 
     @OptionGroup var input: InputOptions
     @Option(name: .long, help: "kaldi (default), librosa or psf.")
-    var profile: MFCCOptions.Profile = .kaldi
+    var profile: MFCCOptions.Profile?
+    @OptionGroup(title: "Reference parameters") var parameters: FeatureParameters
     @Flag(name: .long, help: "Append delta and delta-delta features.")
     var deltas = false
     @Flag(name: .long, help: "Cepstral mean and variance normalisation over the file.")
@@ -254,6 +267,7 @@ struct Features: ParsableCommand {
 
     func validate() throws {
         if format == .npy && out == nil && isatty(STDOUT_FILENO) == 1 { throw ValidationError("npy is binary: give --out FILE or redirect") }
+        _ = try parameters.options(for: try parameters.profile(given: profile))
     }
 
     /// The JSON document's fields before `data` (which is written row by row after them).
@@ -261,12 +275,14 @@ struct Features: ParsableCommand {
         let file, profile: String
         let sample_rate, frames, coefficients: Int
         let frame_shift_s: Double
+        let warnings: [String]?
     }
 
     func run() throws {
         common.bootstrapLogging()
         try reportingErrors(json: common.json) {
-            let options = MFCCOptions.defaults(for: profile)
+            let profile = try parameters.profile(given: self.profile)
+            let options = try parameters.options(for: profile)
             // Block by block: decode → 16 kHz → MFCC frames as soon as their samples arrive, so
             // the audio is never held whole (only the feature rows are).
             let decoder = try MonoDecoder(path: input.file, options: input.readOptions)
@@ -274,6 +290,7 @@ struct Features: ParsableCommand {
             let stream = try MFCCStream(options: options, expectedSamples: Int(min(expected, 1e12)))
             try decoder.run { stream.add($0) }
             var m = stream.finish()
+            let warnings = decoder.source.warnings
             if deltas {
                 m = profile == .librosa
                     ? m.appending(columnsOf: try Deltas.librosa(m, order: 1)).appending(columnsOf: try Deltas.librosa(m, order: 2))
@@ -292,7 +309,8 @@ struct Features: ParsableCommand {
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 var head = try encoder.encode(MatrixHeaderJSON(
                     file: input.file, profile: profile.rawValue, sample_rate: options.sampleRate, frames: m.frames,
-                    coefficients: m.coefficients, frame_shift_s: Double(options.hop) / Double(options.sampleRate)))
+                    coefficients: m.coefficients, frame_shift_s: Double(options.hop) / Double(options.sampleRate),
+                    warnings: Output.warnings(warnings)))
                 head.removeLast()   // the closing brace: `data` follows
                 try head.withUnsafeBytes { try sink.write($0) }
                 try sink.write(",\"data\":")
@@ -300,6 +318,7 @@ struct Features: ParsableCommand {
                 try sink.write("}\n")
             }
             try sink.commit()
+            if !common.json { Output.warn(input.file, warnings) }
             if let out, !common.json {
                 FileHandle.standardError.write(Data("\(out): \(m.frames) frames × \(m.coefficients) (\(profile.rawValue))\n".utf8))
             }

@@ -1,4 +1,5 @@
 import Foundation
+import KordantTestSupport
 import Testing
 
 /// `kordant batch enroll|ocr`: order, resume after a crash, sharding, bad files.
@@ -46,6 +47,7 @@ import Testing
         let folder = CLI.repository.appendingPathComponent("TestAudio").path
         let out = CLI.temporary("killed.jsonl")
         let (p, _, _) = try CLI.start(["batch", "enroll", folder, "--out", out, "--jobs", "2"])
+        defer { ChildProcesses.end(p) }
         // SIGKILL once some lines are out, before the end.
         let deadline = Date().addingTimeInterval(60)
         while p.isRunning, Date() < deadline, Self.lines(out).count < 15 { Thread.sleep(forTimeInterval: 0.01) }
@@ -101,6 +103,8 @@ import Testing
             let out = Pipe()
             p.standardOutput = out
             try p.run()
+            ChildProcesses.shared.track(p)
+            defer { ChildProcesses.end(p) }
             let data = out.fileHandleForReading.readDataToEndOfFile()
             p.waitUntilExit()
             return String(decoding: data, as: UTF8.self)

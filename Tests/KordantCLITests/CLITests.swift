@@ -25,6 +25,7 @@ enum CLI {
         p.standardOutput = out
         p.standardError = err
         try p.run()
+        ChildProcesses.shared.track(p)
         return (p, out, err)
     }
 

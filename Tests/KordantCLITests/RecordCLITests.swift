@@ -1,5 +1,6 @@
 import CSndfile
 import Foundation
+import KordantTestSupport
 import Testing
 
 /// `kordant record` end to end through real ALSA (file plugin over a null slave, no hardware).
@@ -56,6 +57,9 @@ import Testing
         let fd = open(fifo, O_RDWR | O_NONBLOCK)
         let out = CLI.temporary("fifo-\(UUID().uuidString).wav")
         let (p, stdout, _) = try CLI.start(["record", out, "--device", "capfile:\(fifo)", "--json"], environment: CLI.alsaEnvironment)
+        // Only on a throw: otherwise the caller signals the recorder and checks how it ended.
+        var handedOver = false
+        defer { if !handedOver { ChildProcesses.end(p) } }
         let n = Int(seconds * 16_000)
         let writeDeadline = Date(timeIntervalSinceNow: 20)
         x.prefix(n).withUnsafeBytes { b in
@@ -78,6 +82,7 @@ import Testing
         // One more period lets a blocked read return; then end the input.
         x.dropFirst(n).prefix(1600).withUnsafeBytes { b in _ = write(fd, b.baseAddress!, b.count) }
         close(fd)
+        handedOver = true
         return (p, out, x, stdout)
     }
 

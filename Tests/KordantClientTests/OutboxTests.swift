@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import KordantTestSupport
 import KordantAPI
 import KordantClient
 import KordantServer
@@ -33,6 +34,7 @@ import Testing
         // 1. A client killed mid-flush: SIGKILL once the server has some but not all of them.
         // (Progress, not a timer, decides when: the test runner's threads may be busy elsewhere.)
         let (first, _, _) = try Kordant.start(Self.flushArguments, environment: env, in: dir, tag: "flush-killed")
+        defer { ChildProcesses.end(first) }
         let killedAt = waitForDeliveries(server, atLeast: 20, while: first)
         let exitedByItself = !first.isRunning
         kill(first.processIdentifier, SIGKILL)
@@ -42,6 +44,7 @@ import Testing
 
         // 2. The server killed and restarted under a running flush.
         let (second, _, _) = try Kordant.start(Self.flushArguments, environment: env, in: dir, tag: "flush-restart")
+        defer { ChildProcesses.end(second) }
         let restartedAt = waitForDeliveries(server, atLeast: killedAt + 20, while: second)
         server.kill()
         Thread.sleep(forTimeInterval: 0.4)
@@ -105,6 +108,27 @@ import Testing
             }
             return c
         }
+    }
+
+    /// The lease on an inflight item runs on the outbox's wall clock: an item held by a process
+    /// that is still alive returns to pending only once the lease has run out.
+    @Test func inflightLeaseExpiresOnTheOutboxClock() throws {
+        let home = KordantHome(url: Kordant.scratch("lease").appendingPathComponent("home"))
+        let time = ManualWallClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let outbox = try Outbox(home: home, now: { time.now })
+        _ = try outbox.enqueue(.enrollment(sampleEnrollment(Digest.stableID(["lease"]))),
+                               files: [OutboxFile(path: sampleWAV, kind: .voiceSample, contentType: "audio/wav")])
+        // Another process, alive (pid 1), claimed it just now.
+        try DatabaseQueue(path: home.outboxDatabase.path).write {
+            try $0.execute(sql: "UPDATE submission SET state = 'inflight', owner = 1, updated_at = ?", arguments: [time.now.timeIntervalSince1970])
+        }
+        #expect(try outbox.recoverAbandoned() == 0)
+        time.advance(Outbox.leaseSeconds - 1)
+        #expect(try outbox.recoverAbandoned() == 0)
+        #expect(try outbox.counts()[.inflight] == 1)
+        time.advance(2)
+        #expect(try outbox.recoverAbandoned() == 1)
+        #expect(try outbox.counts()[.pending] == 1)
     }
 
     @Test func refusedSubmissionsBecomeDeadAndCanBeRetriedOrPurged() async throws {
@@ -190,4 +214,13 @@ import Testing
             }
         }
     }
+}
+
+/// A wall clock that moves only when told.
+final class ManualWallClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Date
+    init(_ start: Date) { current = start }
+    var now: Date { lock.withLock { current } }
+    func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
 }

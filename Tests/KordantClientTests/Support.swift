@@ -32,6 +32,7 @@ enum Kordant {
         p.standardOutput = try FileHandle(forWritingTo: out)
         p.standardError = try FileHandle(forWritingTo: err)
         try p.run()
+        ChildProcesses.shared.track(p)
         return (p, out, err)
     }
 
@@ -84,7 +85,8 @@ final class DevServer: @unchecked Sendable {
             environment: ProcessInfo.processInfo.environment, in: dir, tag: "server-\(starts)")
         process = p
         logs.append(err)
-        let deadline = Date().addingTimeInterval(20)
+        // A bound against a hang, not a timing assumption: a loaded machine may take long to start it.
+        let deadline = Date().addingTimeInterval(120)
         while Date() < deadline {
             if let text = try? String(contentsOf: out, encoding: .utf8), let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on") }),
                let p = Int(line.split(separator: ":").last ?? "") {
@@ -106,10 +108,11 @@ final class DevServer: @unchecked Sendable {
         p.waitUntilExit()
     }
 
+    /// SIGTERM (a graceful stop), SIGKILL if it has not exited within 10 s (a handler held by
+    /// injected latency would keep it up).
     func stop() {
-        guard let p = process, p.isRunning else { return }
-        p.terminate()
-        p.waitUntilExit()
+        guard let p = process else { return }
+        ChildProcesses.end(p, grace: 10)
     }
 
     /// Everything the server logged, over all its runs.
@@ -147,17 +150,18 @@ final class CapturedLogs: @unchecked Sendable {
     }
 }
 
-/// A client for `server` with short backoff so tests stay quick.
+/// A client for `server` on virtual time: its backoffs (≤ 0.2 s) pass at once, and its timeouts
+/// (30 s per attempt, 120 s in all) never fire unless the test advances `clock`, so however slowly
+/// a loaded machine runs the test, every attempt waits for the server's real answer.
 func makeClient(_ server: String, token: String = Kordant.token(), transformer: TRPCTransformer = .none, attempts: Int = 5,
-                cache: QueryCache? = nil, logger: Logger = Logger(label: "test")) throws -> KordantAPIClient {
+                cache: QueryCache? = nil, logger: Logger = Logger(label: "test"),
+                clock: VirtualClock = VirtualClock(autoAdvance: .seconds(1))) throws -> KordantAPIClient {
     var c = ClientConfiguration(server: server)
     c.transformer = transformer
     c.retry = RetryPolicy(maxAttempts: attempts, base: 0.02, cap: 0.2)
-    c.requestTimeout = 5
-    // The client's default. Not shorter: with 2 cores, synchronous tests running beside these
-    // hold the cooperative threads, so a 0.2 s backoff can resume many seconds late; at 30 s
-    // a 3-attempt test once ran out of time after 2 attempts (CI, "no answer after 2 attempts").
+    c.requestTimeout = 30
     c.totalTimeout = 120
+    c.clock = clock
     return try KordantAPIClient(configuration: c, credentials: Credentials(token: token, source: "test"), cache: cache, logger: logger)
 }
 

@@ -1,0 +1,2 @@
+// Declarations only (include/fuzz_driver.h); libFuzzer itself comes from -sanitize=fuzzer.
+#include "fuzz_driver.h"
