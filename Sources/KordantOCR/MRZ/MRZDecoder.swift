@@ -28,11 +28,13 @@ struct MRZDecoder {
 
     static func layout(_ f: MRZ.Format) -> [Span] {
         switch f {
-        case .td3, .mrva:
+        case .td3, .mrva, .td2, .mrvb:
+            // Passports, TD2 cards and visas share the first 28 cells of line 2.
+            let n = f.lineLength
             var s: [Span] = [
                 Span(line: 0, range: 0..<2, kind: .documentCode, field: "document_code"),
                 Span(line: 0, range: 2..<5, kind: .country, field: "issuer"),
-                Span(line: 0, range: 5..<44, kind: .name, field: "name"),
+                Span(line: 0, range: 5..<n, kind: .name, field: "name"),
                 Span(line: 1, range: 0..<9, kind: .free, field: "document_number"),
                 Span(line: 1, range: 9..<10, kind: .check, field: "document_number_check"),
                 Span(line: 1, range: 10..<13, kind: .country, field: "nationality"),
@@ -42,33 +44,17 @@ struct MRZDecoder {
                 Span(line: 1, range: 21..<27, kind: .date, field: "expiry_date"),
                 Span(line: 1, range: 27..<28, kind: .check, field: "expiry_date_check"),
             ]
-            if f == .td3 {
+            switch f {
+            case .td3:
                 s += [Span(line: 1, range: 28..<42, kind: .free, field: "optional_data"),
                       Span(line: 1, range: 42..<43, kind: .checkOrFiller, field: "optional_data_check"),
                       Span(line: 1, range: 43..<44, kind: .check, field: "composite_check")]
-            } else {
-                s.append(Span(line: 1, range: 28..<44, kind: .free, field: "optional_data"))
-            }
-            return s
-        case .td2, .mrvb:
-            var s: [Span] = [
-                Span(line: 0, range: 0..<2, kind: .documentCode, field: "document_code"),
-                Span(line: 0, range: 2..<5, kind: .country, field: "issuer"),
-                Span(line: 0, range: 5..<36, kind: .name, field: "name"),
-                Span(line: 1, range: 0..<9, kind: .free, field: "document_number"),
-                Span(line: 1, range: 9..<10, kind: .check, field: "document_number_check"),
-                Span(line: 1, range: 10..<13, kind: .country, field: "nationality"),
-                Span(line: 1, range: 13..<19, kind: .date, field: "date_of_birth"),
-                Span(line: 1, range: 19..<20, kind: .check, field: "date_of_birth_check"),
-                Span(line: 1, range: 20..<21, kind: .sex, field: "sex"),
-                Span(line: 1, range: 21..<27, kind: .date, field: "expiry_date"),
-                Span(line: 1, range: 27..<28, kind: .check, field: "expiry_date_check"),
-            ]
-            if f == .td2 {
+            case .td2:
                 s += [Span(line: 1, range: 28..<35, kind: .free, field: "optional_data"),
                       Span(line: 1, range: 35..<36, kind: .check, field: "composite_check")]
-            } else {
-                s.append(Span(line: 1, range: 28..<36, kind: .free, field: "optional_data"))
+            default:
+                // Visas: no composite; the optional data runs to the end of the line.
+                s.append(Span(line: 1, range: 28..<n, kind: .free, field: "optional_data"))
             }
             return s
         case .frenchID:
