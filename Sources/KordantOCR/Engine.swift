@@ -62,10 +62,6 @@ final class TesseractHandle {
         guard let api = TessBaseAPICreate() else { throw OCRError(.engineFailed, path: "tesseract", "cannot create a handle") }
         // tprintf goes to stderr by default; the libraries never print.
         TessBaseAPISetVariable(api, "debug_file", "/dev/null")
-        // Paragraphs from the layout, not from the recognised text: the text-based pass is
-        // quadratic in the words on a line and took minutes on a 12-MP photo full of texture
-        // "words" (only the blank lines between paragraphs in the text change).
-        TessBaseAPISetVariable(api, "paragraph_text_based", "0")
         // nil datapath: Tesseract's compiled-in tessdata directory, or TESSDATA_PREFIX.
         guard TessBaseAPIInit3(api, nil, language) == 0 else {
             TessBaseAPIDelete(api)
