@@ -98,6 +98,17 @@ import Testing
         let m = MRZParser.parse(lines, format: .td3)!
         #expect(m.format == .mrva)
         #expect(!m.checks.contains { $0.field == "composite" })
+        // Nothing confirms where a visa's lines end: named, never `valid`.
+        var clear = lines
+        clear[1] = "L8988901C4UTO4009078F9612109<<<<<<<<<<<<<<<<"
+        for (i, c) in [(9, 0), (19, 13), (27, 21)] {
+            var chars = Array(clear[1])
+            chars[i] = MRZParser.checkDigit(String(chars[c..<(c + (i == 9 ? 9 : 6))]))
+            clear[1] = String(chars)
+        }
+        let visa = Self.read(clear, .mrva)
+        #expect(visa.checks.allSatisfy { $0.valid } && visa.problems.isEmpty, "\(visa.checks) \(visa.problems)")
+        #expect(!visa.valid && visa.needsReview)
     }
 
     /// An empty optional field may carry `<` as its check digit (Irish passports).

@@ -403,6 +403,11 @@ public enum MRZParser {
         let birth = format == .td1 ? s(1, 0..<6) : format == .frenchID ? s(1, 27..<33) : s(1, 13..<19)
         let expiry = format == .td1 ? s(1, 8..<14) : format == .frenchID ? "" : s(1, 21..<27)
         result.problems = problems(result, birth: birth, expiry: expiry)
+        if format == .mrva || format == .mrvb {
+            // No composite check digit: nothing confirms the optional data or where the lines end
+            // (a visa band whose right part is lost to glare reads as a shorter, "valid" visa).
+            result.reviewReasons.append("visa: no composite check digit covers the optional data and the line ends")
+        }
         return result
     }
 
