@@ -15,17 +15,6 @@ struct GrayImage {
         self.pixels = pixels
     }
 
-    /// A grey copy of `image` (colour → luminance, palettes expanded, 1-bit → 0/255).
-    init?(_ image: LeptImage) {
-        if image.depth == 8 && pixGetColormap(image.pix) == nil {
-            self.init(pix8: image.pix)
-        } else {
-            guard let converted = pixConvertTo8(image.pix, 0) else { return nil }
-            defer { var p: UnsafeMutablePointer<Pix>? = converted; pixDestroy(&p) }
-            self.init(pix8: converted)
-        }
-    }
-
     /// A copy of an 8-bit image without a palette.
     init?(pix8 pix: UnsafeMutablePointer<Pix>) {
         guard pixGetDepth(pix) == 8, let data = pixGetData(pix) else { return nil }

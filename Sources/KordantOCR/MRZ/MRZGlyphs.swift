@@ -50,10 +50,6 @@ struct MRZStrip {
         }
         pixels = px
     }
-
-    func gray() -> GrayImage {
-        GrayImage(width: width, height: MRZStrip.height, pixels: pixels.map { UInt8(max(0, min(255, $0.rounded()))) })
-    }
 }
 
 /// Template evidence for each cell of a strip: the squared distance of the cell's glyph to each
@@ -75,8 +71,6 @@ enum MRZGlyphScorer {
         var distances: [Double]
         /// Ink box within the cell (x0, y0, x1, y1), nil when the cell holds no ink.
         var box: (Int, Int, Int, Int)?
-        /// Contrast between ink and paper around the cell (0–255).
-        var contrast: Float
     }
 
     static func score(_ strip: MRZStrip) -> [Cell] {
@@ -150,14 +144,14 @@ enum MRZGlyphScorer {
         let squash = stretch.isEmpty ? 1 : stretch[stretch.count / 2]
         return (0..<strip.length).map { j in
             guard let b = boxes[j], !shape[j].isEmpty else {
-                return Cell(distances: [Double](repeating: .infinity, count: MRZAlphabet.count), box: nil, contrast: contrasts[j])
+                return Cell(distances: [Double](repeating: .infinity, count: MRZAlphabet.count), box: nil)
             }
             let h = Double(b.3 - b.1 + 1), w = Double(b.2 - b.0 + 1)
             let rel = h / cap, aspect = w / h / squash
             let d = templates.indices.map { t in
                 shape[j][t] + heightWeight * pow(rel - templates[t].rel, 2) + aspectWeight * pow(aspect - templates[t].aspect, 2)
             }
-            return Cell(distances: d, box: b, contrast: contrasts[j])
+            return Cell(distances: d, box: b)
         }
     }
 
