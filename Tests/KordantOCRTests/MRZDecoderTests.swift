@@ -135,4 +135,30 @@ import Testing
         #expect(m.surname == "BERTHIER" && m.givenNames == "CORINNE" && m.documentNumber == "940992310285")
         #expect(m.dateOfBirth == "1965-12-06" && m.sex == "F" && m.format.size == "TD2")
     }
+    /// The document letter's own confidence decides whether the passport/visa layouts may be
+    /// weighed by their check digits: a clearly printed V stays a visa (whose optional data can
+    /// pass a passport's extra check digits by chance), a doubtful first letter does not.
+    @Test func documentLetterConfidence() {
+        let visa = ["V<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10"]
+        #expect(MRZDecoder(evidence: Self.evidence(visa)).documentLetterConfidence() > 0.99)
+        let doubtful = MRZDecoder(evidence: Self.evidence(visa, doubt: [(0, 0, "P", 0.2)]))
+        #expect(doubtful.documentLetterConfidence() < 0.9)
+    }
+
+    /// Specks beside a glyph go; the glyph, and a stroke broken in two large pieces, stay.
+    @Test func despeckleKeepsGlyphPiecesAndDropsDots() {
+        let P = MRZStrip.cellWidth, S = MRZStrip.height
+        var mask = [Bool](repeating: false, count: P * S)
+        func fill(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) {
+            for y in y0...y1 { for x in x0...x1 { mask[y * P + x] = true } }
+        }
+        fill(10, 8, 14, 20)     // upper half of a stroke (65 px)
+        fill(10, 23, 14, 38)    // lower half, broken off by a pale scan (80 px)
+        fill(20, 30, 21, 31)    // toner dot (4 px)
+        fill(2, 44, 2, 44)      // single speck
+        let before = mask
+        MRZGlyphScorer.despeckle(&mask, P, S)
+        #expect(!mask[30 * P + 20] && !mask[44 * P + 2])
+        #expect(mask.indices.filter { mask[$0] } == before.indices.filter { before[$0] && ($0 % P) >= 10 && ($0 % P) <= 14 })
+    }
 }

@@ -118,6 +118,13 @@ struct MRZDecoder {
         return String([MRZAlphabet.characters[c0], MRZAlphabet.characters[c1]])
     }
 
+    /// How sure the reading of the document code's first letter is (posterior among the letters
+    /// a document code may start with).
+    func documentLetterConfidence() -> Double {
+        let c0 = Self.documentLetters.max { evidence[0][0][$0] < evidence[0][0][$1] }!
+        return posterior(0, 0, c0, Self.documentLetters)
+    }
+
     /// The best issuing-state code at line 1, cells 2–4.
     func issuer() -> String {
         let best = Self.countries.max { a, b in score(0, [2, 3, 4], a) < score(0, [2, 3, 4], b) }!

@@ -106,6 +106,7 @@ enum MRZGlyphScorer {
                     for x in 0..<P where strip.pixels[y * W + j * P + x] < thresholds[j] { mask[y * P + x] = true }
                 }
             }
+            despeckle(&mask, P, S)
             masks.append(mask)
             boxes.append(inkBox(mask, P, S))
         }
@@ -153,6 +154,43 @@ enum MRZGlyphScorer {
             }
             return Cell(distances: d, box: b)
         }
+    }
+
+    /// Clears specks (photocopy toner dots, JPEG noise) from a cell's ink mask: 8-connected
+    /// pieces far smaller than the cell's largest piece. OCR-B glyphs are one piece each (a
+    /// stroke broken by a pale scan leaves pieces far larger than a speck), so only dirt goes,
+    /// and the glyph's ink box is no longer stretched to a dot beside it.
+    static func despeckle(_ mask: inout [Bool], _ P: Int, _ S: Int) {
+        var label = [Int32](repeating: -1, count: P * S)
+        var areas: [Int] = []
+        var stack: [Int] = []
+        stack.reserveCapacity(P * S)
+        for i in 0..<(P * S) where mask[i] && label[i] < 0 {
+            let id = Int32(areas.count)
+            var area = 0
+            label[i] = id
+            stack.append(i)
+            while let p = stack.popLast() {
+                area += 1
+                let x = p % P, y = p / P
+                for dy in -1...1 {
+                    let ny = y + dy
+                    guard ny >= 0, ny < S else { continue }
+                    for dx in -1...1 {
+                        let nx = x + dx
+                        guard nx >= 0, nx < P else { continue }
+                        let q = ny * P + nx
+                        if mask[q] && label[q] < 0 { label[q] = id; stack.append(q) }
+                    }
+                }
+            }
+            areas.append(area)
+        }
+        guard areas.count > 1, let largest = areas.max() else { return }
+        let floor = max(6, largest / 12)
+        let small = Set(areas.indices.filter { areas[$0] < floor }.map(Int32.init))
+        guard !small.isEmpty else { return }
+        for i in 0..<(P * S) where label[i] >= 0 && small.contains(label[i]) { mask[i] = false }
     }
 
     /// 3 × 3 box blur of a template-grid image.

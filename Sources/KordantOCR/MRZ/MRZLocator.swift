@@ -71,12 +71,42 @@ enum MRZLocator {
         }
         defer { if scaled != nil { pixDestroy(&scaled) } }
         guard let work = scaled ?? Optional(pix8) else { return [] }
+        let workLong = long * scale
+        var bands = find(in: work, workLong: workLong)
+        // Glare or a pale print leaves part of the band too faint for the local threshold (and the
+        // band found shorter than it is): look again on a copy whose contrast is stretched tile by
+        // tile; the reader keeps whichever band reads as the most OCR-B.
+        func completeness(_ g: MRZGeometry) -> Double { Double(g.evidence) / Double(g.length * g.lines.count) }
+        if let stretched = pixContrastNorm(nil, work, 40, 40, 12, 2, 2) {
+            // Kept only where it adds something: no band found whole, or a longer one (the first
+            // pass's geometry of a clear band is the more exact).
+            let whole = bands.filter { completeness($0) >= 0.85 }
+            let longest = whole.map(\.length).max() ?? 0
+            bands += find(in: stretched, workLong: workLong).filter { whole.isEmpty || $0.length > longest }
+            bands.sort { ($0.evidence, $0.lines.count) > ($1.evidence, $1.lines.count) }
+            var owned: UnsafeMutablePointer<Pix>? = stretched
+            pixDestroy(&owned)
+        }
+        return bands.map { g in
+            var geometry = g
+            // Back to source coordinates.
+            geometry.lines = g.lines.map { l in
+                var s = l
+                s.originX /= scale; s.originY /= scale
+                s.a /= scale; s.b /= scale; s.e /= scale
+                return s
+            }
+            return geometry
+        }
+    }
+
+    /// Bands among the connected components of one locally thresholded copy (working scale).
+    static func find(in work: UnsafeMutablePointer<Pix>, workLong: Double) -> [MRZGeometry] {
         var binary: UnsafeMutablePointer<Pix>?
         guard pixSauvolaBinarize(work, 12, 0.34, 1, nil, nil, nil, &binary) == 0, binary != nil else { return [] }
         defer { pixDestroy(&binary) }
         guard let boxa = pixConnCompBB(binary, 8) else { return [] }
         defer { var b: UnsafeMutablePointer<Boxa>? = boxa; boxaDestroy(&b) }
-        let workLong = long * scale
         var glyphs: [Component] = [], wide: [Component] = []
         for i in 0..<boxaGetCount(boxa) {
             var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, h: Int32 = 0
@@ -105,17 +135,7 @@ enum MRZLocator {
                 }
             }
         }
-        return bands.map { g in
-            var geometry = g
-            // Back to source coordinates.
-            geometry.lines = g.lines.map { l in
-                var s = l
-                s.originX /= scale; s.originY /= scale
-                s.a /= scale; s.b /= scale; s.e /= scale
-                return s
-            }
-            return geometry
-        }
+        return bands
     }
 
     // MARK: chains of evenly spaced glyphs

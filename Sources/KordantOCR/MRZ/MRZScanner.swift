@@ -41,16 +41,18 @@ enum MRZScanner {
         guard let gray = GrayImage(pix8: pix8) else { return nil }
         let bands = MRZLocator.locate(pix8: pix8)
         guard !bands.isEmpty else { return nil }
-        // The band, start cell and direction whose glyphs match the templates best.
-        var best: (band: MRZGeometry, start: Int, flipped: Bool, strips: [MRZStrip], cells: [[MRZGlyphScorer.Cell]], distance: Double)?
+        // The band, start cell and direction with the most OCR-B-like glyphs: summed match
+        // quality, so a whole line beats its better-lit part (glare) and a shifted or flipped
+        // grid loses the cells it no longer covers.
+        var best: (band: MRZGeometry, start: Int, flipped: Bool, strips: [MRZStrip], cells: [[MRZGlyphScorer.Cell]], distance: Double, matched: Double)?
         for band in bands.prefix(8) {
             for start in band.starts {
                 for flipped in [false, true] {
                     let grids = flipped ? band.lines.reversed() : band.lines
                     let strips = grids.map { MRZStrip(gray: gray, grid: $0, start: start, length: band.length, flipped: flipped) }
                     let cells = strips.map(MRZGlyphScorer.score)
-                    let d = meanDistance(cells)
-                    if d < (best?.distance ?? .infinity) { best = (band, start, flipped, strips, cells, d) }
+                    let d = meanDistance(cells), m = matched(cells)
+                    if m > (best?.matched ?? 0) { best = (band, start, flipped, strips, cells, d, m) }
                 }
             }
         }
@@ -59,8 +61,11 @@ enum MRZScanner {
         var evidence = best.cells.map { line in
             line.map { cell in cell.distances.map { $0.isFinite ? -$0 / options.glyphTemperature : -20 } }
         }
+        // Tesseract's own reading per cell, kept to cross-check the decision below.
+        var tesseractReading: [Int: (Character, Double)] = [:]
         if let tesseract, let symbols = readWithTesseract(best.strips, tesseract) {
             for (line, cell, char, confidence) in symbols {
+                tesseractReading[line * 1000 + cell] = (char, confidence)
                 guard MRZAlphabet.index(char) != nil else { continue }
                 let q = min(0.97, max(0.3, confidence / 100))
                 let hit = log(q), miss = log((1 - q) / 36)
@@ -84,7 +89,10 @@ enum MRZScanner {
         }
         var format = coded
         var decoded = decoder.decode(format: coded)
-        if coded != .td1 && coded != .frenchID, let other = MRZ.Format.of(length: best.band.length, lines: 2, code: coded == .mrva || coded == .mrvb ? "P" : "V") {
+        // Only when the letter itself is in doubt: a visa's optional data can satisfy a passport's
+        // two extra check digits by chance (1 in 100), and a clearly printed V is a visa.
+        if coded != .td1 && coded != .frenchID, decoder.documentLetterConfidence() < options.confidentCharacter,
+           let other = MRZ.Format.of(length: best.band.length, lines: 2, code: coded == .mrva || coded == .mrvb ? "P" : "V") {
             let alternative = decoder.decode(format: other)
             func passing(_ r: MRZDecoder.Result, _ f: MRZ.Format) -> Int {
                 MRZDecoder.checkRanges(f).filter { MRZDecoder.verifies($0, r.lines.map { $0.map { MRZAlphabet.index($0)! } }) }.count
@@ -94,6 +102,17 @@ enum MRZScanner {
             if (other == .td3 || other == .td2) ? b > a : b > a + 1 {
                 format = other
                 decoded = alternative
+            }
+        }
+        // Read twice, decide once: where Tesseract clearly read something the chosen character's
+        // look-alikes do not include, the two readers disagree and the character is not sure,
+        // however strongly the templates lean (names carry no check digit to catch it).
+        for (key, (char, conf)) in tesseractReading where conf >= 60 {
+            let line = key / 1000, cell = key % 1000
+            guard line < decoded.lines.count, cell < decoded.lines[line].count else { continue }
+            let chosen = Array(decoded.lines[line])[cell]
+            if !votes(char).contains(chosen) && !votes(chosen).contains(char) {
+                decoded.confidence[line][cell] = min(decoded.confidence[line][cell], 0.5)
             }
         }
         guard var mrz = MRZParser.build(format: format, lines: decoded.lines, repairs: decoded.repairs) else { return nil }
@@ -147,6 +166,13 @@ enum MRZScanner {
         case "K", "C", "E": return [c, "<"]
         default: return [c]
         }
+    }
+
+    /// Summed match quality of a band's cells (a cell no closer than 0.3 to any template adds nothing).
+    static func matched(_ cells: [[MRZGlyphScorer.Cell]]) -> Double {
+        var sum = 0.0
+        for line in cells { for c in line { sum += max(0, 0.3 - (c.distances.min() ?? 0.3)) } }
+        return sum
     }
 
     static func meanDistance(_ cells: [[MRZGlyphScorer.Cell]]) -> Double {
