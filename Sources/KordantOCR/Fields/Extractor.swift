@@ -278,7 +278,9 @@ struct LabelledPage {
         let page = PageLayout(lines: lines)
         layout = page
         self.kind = kind
-        let vocabulary = kind == .unknown ? Vocabulary.deed + Vocabulary.optout + Vocabulary.id : Vocabulary.forKind(kind)
+        // Synonyms split into words once per page, not once per word tried.
+        let vocabulary = (kind == .unknown ? Vocabulary.deed + Vocabulary.optout + Vocabulary.id : Vocabulary.forKind(kind))
+            .map { (field: $0.field, keys: $0.keys.map { $0.split(separator: " ").map(String.init) }) }
         hits = page.rows.indices.map { r in
             page.rows[r].segments.indices.map { s in page.labels(row: r, segment: s, vocabulary: vocabulary) }
         }

@@ -127,7 +127,7 @@ extension PageLayout {
     /// Every label in the segment, left to right. A known label counts when it has a colon, starts
     /// the segment (the value follows, or sits below or in the next cell), or, on cards, starts
     /// the segment without one ("DOB 01/02/1980"). A generic label is one to four words ending in a colon.
-    func labels(row r: Int, segment s: Int, vocabulary: [(field: String, keys: [String])]) -> [LabelHit] {
+    func labels(row r: Int, segment s: Int, vocabulary: [(field: String, keys: [[String]])]) -> [LabelHit] {
         let words = rows[r].segments[s].words
         let keys = words.map { Self.key($0.text) }
         var hits: [LabelHit] = []
@@ -149,8 +149,7 @@ extension PageLayout {
         while i < words.count {
             var best: (Int, String)?
             for (field, synonyms) in vocabulary {
-                for syn in synonyms {
-                    let parts = syn.split(separator: " ").map(String.init)
+                for parts in synonyms {
                     guard i + parts.count <= words.count, parts.count > (best?.0 ?? 0),
                           zip(keys[i..<(i + parts.count)], parts).allSatisfy({ Self.close($0, $1) }) else { continue }
                     best = (parts.count, field)
@@ -167,7 +166,10 @@ extension PageLayout {
             // Generic: "Word:" with up to three words before it from the segment start or a previous label's value.
             if words[i].text.hasSuffix(":"), words[i].text.count > 1, !keys[i].isEmpty, !keys[i].allSatisfy(\.isNumber) {
                 let from = i <= 3 && hits.isEmpty ? 0 : i
-                if words[from..<i].allSatisfy({ !$0.text.hasSuffix(":") }) {
+                // A label reads as words: it starts with a letter and holds at least two.
+                let label = words[from...i].map(\.text).joined()
+                if words[from..<i].allSatisfy({ !$0.text.hasSuffix(":") }), label.first?.isLetter == true,
+                   label.filter(\.isLetter).count >= 2 {
                     hits.append(make(from, i - from + 1, nil))
                     i += 1
                     continue
