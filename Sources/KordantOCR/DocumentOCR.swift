@@ -29,6 +29,8 @@ public struct PageResult: Sendable, Equatable {
     public var preprocessing: PreprocessReport
     /// Extracted fields by name (absent when not found).
     public var fields: [String: Field]
+    /// Every label → value pair found on the page, whatever its kind.
+    public var pairs: [FieldPair] = []
     public var mrz: MRZ?
     /// For IDs with an MRZ: whether each visual-zone field agrees with the MRZ.
     public var visualZoneAgreement: [String: Bool]?
@@ -121,6 +123,7 @@ public final class OCRWorker {
         }
         return PageResult(page: index, kind: kind, text: page.text, meanConfidence: (page.meanConfidence * 10).rounded() / 10,
                           words: page.words, width: page.width, height: page.height, preprocessing: report, fields: fields,
+                          pairs: FieldExtractor.pairs(lines, kind: kind),
                           mrz: mrz, visualZoneAgreement: agreement, hocr: page.hocr, tsv: page.tsv)
     }
 

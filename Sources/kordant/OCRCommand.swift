@@ -29,6 +29,14 @@ struct OCRJSON {
         let value: FieldValue
         let confidence: Double
         let box: Box?
+        /// Present (true) only when the value is doubtful.
+        let needs_review: Bool?
+    }
+    struct PairJSON: Encodable {
+        let label, value: String
+        let field: String?
+        let confidence: Double
+        let label_box, value_box: Box
     }
     struct WordJSON: Encodable {
         let text: String
@@ -81,6 +89,7 @@ struct OCRJSON {
         let width, height: Int
         let preprocessing: Preprocessing
         let fields: [String: FieldJSON]
+        let pairs: [PairJSON]
         let mrz: MRZJSON?
         let visual_zone_agrees: [String: Bool]?
         let words: [WordJSON]
@@ -103,7 +112,13 @@ struct OCRJSON {
             preprocessing: Preprocessing(steps: r.steps, rotation: r.rotation, orientation_confidence: r2(r.orientationConfidence),
                                          skew_angle: r2(r.skewAngle), skew_confidence: r2(r.skewConfidence),
                                          scale: Output.r3(r.scale), text_height: r.textHeight, resolution: r.resolution),
-            fields: p.fields.mapValues { FieldJSON(value: $0.value, confidence: $0.confidence, box: $0.box.map(Box.init)) },
+            fields: p.fields.mapValues {
+                FieldJSON(value: $0.value, confidence: $0.confidence, box: $0.box.map(Box.init), needs_review: $0.needsReview ? true : nil)
+            },
+            pairs: p.pairs.map {
+                PairJSON(label: $0.label, value: $0.value, field: $0.field, confidence: $0.confidence, label_box: Box($0.labelBox),
+                         value_box: Box($0.valueBox))
+            },
             mrz: p.mrz.map { m in
                 MRZJSON(format: m.format.size, layout: m.format.rawValue, lines: m.lines, valid: m.valid, needs_review: m.needsReview,
                         review_reasons: m.reviewReasons, confidence: m.confidence, rotation: m.rotation, box: m.box.map(Box.init),

@@ -1,0 +1,408 @@
+import Foundation
+
+/// Field extraction from word boxes. Labels are paired with values by geometry (to the right on
+/// the same line, across several pairs per line, in the next table cell, or below the label),
+/// then each value must pass its field's validator; narrative phrasing ("by and between X
+/// (hereinafter "Grantor")") fills what no label gave. A field is reported only when found and
+/// valid: missing fields are absent, never guessed; doubtful ones are marked `needsReview`.
+enum FieldExtractor {
+    /// Below this mean word confidence a value is reported for review only.
+    static let reviewConfidence = 70.0
+
+    // MARK: Kind
+
+    static func detectKind(_ text: String) -> DocumentKind {
+        let t = text.uppercased()
+        func score(_ words: [String]) -> Int {
+            words.filter { t.range(of: "\\b" + NSRegularExpression.escapedPattern(for: $0) + "\\b", options: .regularExpression) != nil }.count
+        }
+        let deed = score(["DEED", "GRANTOR", "GRANTEE", "PARCEL", "APN", "RECORDED", "CONVEY", "CONVEYS", "LEGAL DESCRIPTION",
+                          "CONSIDERATION", "PLAT", "QUITCLAIM"])
+        let id = score(["PASSPORT", "IDENTITY", "IDENTITY CARD", "DATE OF BIRTH", "DATE OF EXPIRY", "NATIONALITY", "GIVEN NAMES", "SURNAME",
+                        "DRIVER LICENSE", "DRIVER'S LICENSE", "DRIVER LICENCE", "DOB", "EXP", "SEX"]) + (t.contains("<<<") ? 1 : 0)
+        let optout = score(["OPT-OUT", "OPT OUT", "REMOVAL", "REMOVE MY", "DELETE MY", "PRIVACY", "PERSONAL INFORMATION", "REQUEST",
+                            "DELETION", "DO NOT SELL", "DATA BROKER", "MY LISTING", "MY DATA"])
+        let best = max(deed, id, optout)
+        guard best >= 2 else { return .unknown }
+        return best == id ? .id : best == deed ? .deed : .optout
+    }
+
+    // MARK: Kinds
+
+    typealias Validator = @Sendable (String) -> FieldValue?
+    /// Field name, validator, and whether a label without a colon at the start of a phrase may
+    /// give it (only for values with a strict shape: numbers, dates, codes).
+    typealias Spec = (field: String, validate: Validator, structured: Bool)
+
+    static let deedSpecs: [Spec] = [
+        ("grantor", fullName, false), ("grantee", fullName, false), ("parcel_number", parcel, true), ("recording_date", isoDate, true),
+        ("instrument_number", instrument, true), ("consideration", amount, true), ("property_address", fullAddress, false),
+        ("county", county, false), ("state", state, true),
+    ]
+    static let optoutSpecs: [Spec] = [
+        ("data_broker", company, false), ("full_name", fullName, false), ("email", email, true), ("phone", phone, true),
+        ("street_address", street, false), ("city", place, false), ("state", state, true), ("zip", zipCode, true),
+        ("date_of_birth", isoDate, true), ("listing_url", url, true), ("request_id", reference, true), ("date", isoDate, true),
+    ]
+    static let idSpecs: [Spec] = [
+        ("surname", upperName, true), ("given_names", upperName, true), ("date_of_birth", isoDate, true), ("sex", sex, true),
+        ("nationality", nationality, true), ("document_number", documentNumber, true), ("expiry_date", isoDate, true),
+    ]
+
+    static func deed(_ lines: [TextLine]) -> [String: Field] {
+        let page = LabelledPage(lines: lines, kind: .deed)
+        var f = page.labelled(deedSpecs)
+        let labelledOnly = f
+        let text = page.layout.paragraphs
+        let name = #"([A-Z][\p{L}.'’ʻ-]*(?: (?:[\p{L}.'’ʻ-]+|&))*?)"#
+        let role = #"\s*,?\s*\(\s*(?:(?i:hereinafter)\s*(?:(?i:called|referred to as)\s*)?)?["“”']*\s*(?i:the\s+)?"#
+        if f["grantor"] == nil {
+            f["grantor"] = find(text, #"(?i:by and between)\s+"# + name + role + #"(?i:Grantor)"#, sensitive: true, transform: fullName)
+                ?? find(text, name + role + #"(?i:Grantor)["”']*\s*\)"#, sensitive: true, transform: fullName)
+                ?? find(text, name + #",\s+(?i:Grantor)\s*,"#, sensitive: true, transform: fullName)
+                ?? signature(find(text, name + #",\s+(?i:Grantor)\b"#, sensitive: true, transform: fullName))
+        }
+        if f["grantee"] == nil {
+            f["grantee"] = find(text, name + role + #"(?i:Grantee)["”']*\s*\)"#, sensitive: true, transform: fullName)
+                ?? find(text, #"(?i:conveys? and warrants?|grants?|conveys?|quitclaims?|convey)\s+(?i:un)?(?i:to)\s+"# + name + #",\s+(?i:Grantee)\b"#,
+                        sensitive: true, transform: fullName)
+                ?? find(text, name + #",\s+(?i:Grantee)\s*,"#, sensitive: true, transform: fullName)
+                ?? signature(find(text, name + #",\s+(?i:Grantee)\b"#, sensitive: true, transform: fullName))
+                ?? find(text, #"(?i:conveys? and warrants?|grants?|conveys?|quitclaims?)\s+(?i:un)?(?i:to)\s+"# + name + #"(?=\s*\(|,)"#,
+                        sensitive: true, transform: fullName)
+        }
+        f["county"] = f["county"] ?? find(text, #"(?i:County of)\s+([A-Z][\p{L}.'-]+(?: [A-Z][\p{L}.'-]+){0,2})"#, sensitive: true, transform: county)
+            ?? find(text, #"([A-Z][\p{L}.'-]+(?: [A-Z][\p{L}.'-]+){0,2}) County\b"#, sensitive: true, transform: county)
+        f["state"] = f["state"] ?? find(text, #"(?i:State of)\s+([A-Z][a-z]+(?: [A-Z][a-z]+)?)"#, sensitive: true, transform: state)
+        f["consideration"] = f["consideration"]
+            ?? find(text, #"(?:consideration|sum|price)\D{0,60}?(\$\s?[0-9][0-9,]*(?:\.[0-9]{2})?)"#, transform: amount)
+            ?? find(text, #"\bfor\s+(\$\s?[0-9][0-9,]*(?:\.[0-9]{2})?)"#, transform: amount)
+        let address = #"([0-9]+[^,]*(?:,\s*(?:Apt|Unit|Suite|#)[^,]*)?,\s*[\p{L} .'-]+,?\s+[A-Za-z][A-Za-z ]*?\s+[0-9]{5}(?:-[0-9]{4})?)"#
+        f["property_address"] = f["property_address"]
+            ?? find(text, #"(?:commonly known as|located at|known as|property address\s*:?)\s+"# + address, transform: fullAddress)
+        if f["state"] == nil, let a = f["property_address"]?.value.string, let parts = splitAddress(a) {
+            f["state"] = Field(value: .text(parts.state), confidence: f["property_address"]!.confidence, box: f["property_address"]!.box)
+        }
+        if let legal = legalDescription(lines) { f["legal_description"] = legal }
+        return review(doubtful(f, labelled: labelledOnly, page: page))
+    }
+
+    static func optout(_ lines: [TextLine]) -> [String: Field] {
+        let page = LabelledPage(lines: lines, kind: .optout)
+        var f = page.labelled(optoutSpecs)
+        let labelledOnly = f
+        let rows = page.layout.rows.map { TextLine(words: $0.segments.flatMap(\.words)) }
+        // "Address: 31 Larkin Street, Apt 5, San Francisco, CA 94102": one label, four fields.
+        if let s = f["street_address"], let raw = s.value.string, let parts = splitAddress(raw) {
+            f["street_address"] = Field(value: .text(parts.street), confidence: s.confidence, box: s.box, needsReview: s.needsReview)
+            for (k, v) in [("city", parts.city), ("state", parts.state), ("zip", parts.zip)] where f[k] == nil {
+                f[k] = Field(value: .text(v), confidence: s.confidence, box: s.box, needsReview: s.needsReview)
+            }
+        }
+        f["data_broker"] = f["data_broker"]
+            ?? find(rows, #"^.*?(?:REQUEST|FORM)\s+[—–-]+\s+(.+)$"#, transform: company)
+            ?? find(rows, #"^(.+?)\s+[—–-]+\s+.*(?:Request|Form)$"#, transform: company)
+            ?? find(rows, #"^(.+?)\s+Privacy Request$"#, transform: company)
+            ?? find(rows, #"Request to\s+(.+)$"#, transform: company)
+            ?? find(rows, #"^Dear\s+(.+?)\s+Privacy"#, transform: company)
+            ?? find(Array(rows.prefix(3)), #"^(.+?),?\s+Inc\.?$"#, transform: company)
+        f["request_id"] = f["request_id"]
+            ?? find(rows, #"(?:request|ref(?:erence)?|case)\s*(?:#|no\.?|number|id)?\s*:?\s*([A-Z]{2,6}-[A-Z0-9-]{3,})"#, transform: reference)
+        // A letter's date: a line that is nothing but a date, above the salutation and the labelled details.
+        let top = rows.firstIndex { $0.text.hasPrefix("To:") || $0.text.hasPrefix("Dear") || $0.text.contains(":") } ?? rows.count
+        f["date"] = f["date"] ?? find(Array(rows.prefix(top)), #"^(.{6,20})$"#, transform: isoDate)
+        let broker = f["data_broker"]?.value.string.map { PageLayout.key($0) } ?? "\u{0}"
+        f["email"] = f["email"] ?? find(rows, #"([A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,})"#) { s in
+            let local = s.split(separator: "@").first.map { $0.lowercased() } ?? ""
+            let domain = PageLayout.key(String(s.split(separator: "@").last ?? ""))
+            // The broker's own address (privacy@broker.com) is never the requester's.
+            guard !["privacy", "info", "support", "dpo", "legal", "optout", "help"].contains(local), !domain.contains(broker) else { return nil }
+            return email(s)
+        }
+        f["listing_url"] = f["listing_url"] ?? find(rows, #"((?:https?://|www\.)\S+)"#, transform: url)
+        if f["street_address"] == nil, let name = f["full_name"]?.value.string {
+            // A letter's sender block: the requester's name, then the street, then "City, ST ZIP".
+            for (i, row) in rows.enumerated() where i + 2 < rows.count && PageLayout.key(row.text) == PageLayout.key(name) {
+                if let st = street(rows[i + 1].text), let parts = splitAddress(rows[i + 1].text + ", " + rows[i + 2].text) {
+                    f["street_address"] = field(st, rows[i + 1].words)
+                    for (k, v) in [("city", parts.city), ("state", parts.state), ("zip", parts.zip)] where f[k] == nil {
+                        f[k] = field(.text(v), rows[i + 2].words)
+                    }
+                    break
+                }
+            }
+        }
+        if f["street_address"] == nil {
+            // A letter's sender block at the top (a person's name, the street, "City, ST ZIP"), above
+            // the salutation; a company's letterhead (one line, or "X, Inc.") is not one.
+            let end = rows.firstIndex { $0.text.hasPrefix("To:") || $0.text.hasPrefix("Dear") || $0.text.hasPrefix("Re:") } ?? 0
+            for i in 0..<max(0, min(end, rows.count) - 2) {
+                let who = rows[i].text
+                guard (2...6).contains(who.split(separator: " ").count), !PageLayout.key(who).contains(broker), !who.contains("Inc"),
+                      let st = street(rows[i + 1].text), let parts = splitAddress(rows[i + 1].text + ", " + rows[i + 2].text) else { continue }
+                f["street_address"] = field(st, rows[i + 1].words)
+                for (k, v) in [("city", parts.city), ("state", parts.state), ("zip", parts.zip)] where f[k] == nil {
+                    f[k] = field(.text(v), rows[i + 2].words)
+                }
+                break
+            }
+        }
+        if let options = requestOptions(rows) { f["request_options"] = options }
+        return review(doubtful(f, labelled: labelledOnly, page: page))
+    }
+
+    /// Visual-zone fields of an ID, from labels beside or above their values.
+    static func idVisual(_ lines: [TextLine]) -> [String: Field] {
+        review(LabelledPage(lines: lines, kind: .id).labelled(idSpecs))
+    }
+
+    /// Every label → value pair on the page (labels of every kind the engine knows, and any
+    /// `Label:` followed by a value).
+    static func pairs(_ lines: [TextLine], kind: DocumentKind) -> [FieldPair] {
+        LabelledPage(lines: lines, kind: kind).pairs()
+    }
+
+    // MARK: Checkboxes
+
+    /// The ticked request options ("[X] Delete my personal information"), canonical and sorted.
+    static func requestOptions(_ rows: [TextLine]) -> Field? {
+        var ticked: [String] = [], words: [Word] = [], found = 0, doubtful = false
+        for row in rows {
+            let lower = row.text.lowercased()
+            let key: String? = lower.contains("sell") || lower.contains("share") ? "do_not_sell"
+                : lower.contains("marketing") ? "opt_out_marketing"
+                : lower.contains("copy of my") || lower.contains("what you hold") || lower.contains("access") ? "access"
+                : lower.contains("delete") || lower.contains("erase") || lower.contains("remove my") ? "delete" : nil
+            guard let key, row.words.count >= 2, row.words.count <= 12 else { continue }
+            let mark = row.words[0].text
+            let inner = mark.filter { !"[]()|{}_".contains($0) }
+            let isWord = inner.count >= 3 && inner.allSatisfy(\.isLetter)
+            if mark.hasPrefix("[") || mark.hasPrefix("(") || mark.hasPrefix("|") || (!isWord && inner.count <= 3) {
+                found += 1
+                // An empty box reads as nothing or as box-like letters ("O", "LJ", "[]"); a crossed
+                // one as "X", or, drawn and copied, as "&", "2d", "KI": ticked, but for review.
+                let empty = inner.allSatisfy { "Oo0CDULJIl|".contains($0) }
+                if !empty {
+                    ticked.append(key)
+                    words += row.words
+                    if !inner.contains(where: { "XxKk✓✔×".contains($0) }) { doubtful = true }
+                }
+            }
+        }
+        guard found >= 2, !ticked.isEmpty else { return nil }
+        var f = field(.text(Array(Set(ticked)).sorted().joined(separator: ",")), words)
+        f.needsReview = doubtful || f.needsReview
+        return f
+    }
+
+    // MARK: Helpers
+
+    /// First match of `pattern` (capture group 1) in any line, as a field. `sensitive`: names must
+    /// start with a capital, so the pattern is case-sensitive except where it says `(?i:…)`.
+    static func find(_ lines: [TextLine], _ pattern: String, sensitive: Bool = false, transform: (String) -> FieldValue? = { .text($0) }) -> Field? {
+        guard let regex = try? NSRegularExpression(pattern: pattern, options: sensitive ? [] : [.caseInsensitive]) else { return nil }
+        for line in lines {
+            let ns = line.text as NSString
+            for m in regex.matches(in: line.text, range: NSRange(location: 0, length: ns.length)) where m.range(at: 1).location != NSNotFound {
+                let r = m.range(at: 1)
+                let raw = ns.substring(with: r).trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: ",;")))
+                guard !raw.isEmpty, let value = transform(raw) else { continue }
+                let start = line.text.distance(from: line.text.startIndex, to: Range(r, in: line.text)!.lowerBound)
+                return field(value, line.words(in: start..<(start + raw.count)))
+            }
+        }
+        return nil
+    }
+
+    static func field(_ value: FieldValue, _ words: [Word]) -> Field {
+        let box = words.dropFirst().reduce(words.first?.box) { $0?.union($1.box) }
+        let confidence = words.isEmpty ? 0 : words.reduce(0) { $0 + $1.confidence } / Double(words.count)
+        return Field(value: value, confidence: (confidence * 10).rounded() / 10, box: box, needsReview: confidence < reviewConfidence)
+    }
+
+    /// "X, Grantor" on a line of its own is a signature line: one of the parties, maybe not all.
+    static func signature(_ f: Field?) -> Field? {
+        guard var f else { return nil }
+        f.needsReview = true
+        return f
+    }
+
+    /// A field whose label was found with a value that failed its check, then filled from
+    /// elsewhere on the page (a signature line, a sender block): the two disagree, so review it.
+    static func doubtful(_ fields: [String: Field], labelled: [String: Field], page: LabelledPage) -> [String: Field] {
+        var f = fields
+        for name in page.rejected where labelled[name] == nil && f[name] != nil { f[name]?.needsReview = true }
+        return f
+    }
+
+    /// Cross-field checks: a ZIP outside its state's ranges puts both up for review.
+    static func review(_ fields: [String: Field]) -> [String: Field] {
+        var f = fields
+        if let z = f["zip"]?.value.string, let s = f["state"]?.value.string, !zip(z, agreesWith: s) {
+            f["zip"]?.needsReview = true
+            f["state"]?.needsReview = true
+        }
+        if let a = f["property_address"]?.value.string, let parts = splitAddress(a), !zip(parts.zip, agreesWith: parts.state) {
+            f["property_address"]?.needsReview = true
+        }
+        return f
+    }
+
+    /// Legal description: the labelled line and its continuation up to the sentence's end.
+    static func legalDescription(_ lines: [TextLine]) -> Field? {
+        for (i, line) in lines.enumerated() {
+            guard let r = line.text.range(of: #"Legal(?:ly)?\s+descri(?:ption|bed as)\s*[:;]?\s*"#, options: [.regularExpression, .caseInsensitive]) else { continue }
+            var text = String(line.text[r.upperBound...])
+            var words = line.words(in: line.text.distance(from: line.text.startIndex, to: r.upperBound)..<line.text.count)
+            var j = i + 1
+            while !text.hasSuffix("."), j < lines.count, j <= i + 3 {
+                text += " " + lines[j].text
+                words += lines[j].words
+                j += 1
+            }
+            text = text.trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+            return text.isEmpty ? nil : field(.text(text), words)
+        }
+        return nil
+    }
+}
+
+/// A page with its labels found: pairs each label with its value by geometry.
+struct LabelledPage {
+    let layout: PageLayout
+    let kind: DocumentKind
+    /// Labels per row, per segment.
+    let hits: [[[LabelHit]]]
+
+    init(lines: [TextLine], kind: DocumentKind) {
+        let page = PageLayout(lines: lines)
+        layout = page
+        self.kind = kind
+        // Synonyms split into words once per page, not once per word tried.
+        let vocabulary = (kind == .unknown ? Vocabulary.deed + Vocabulary.optout + Vocabulary.id : Vocabulary.forKind(kind))
+            .map { (field: $0.field, keys: $0.keys.map { $0.split(separator: " ").map(String.init) }) }
+        hits = page.rows.indices.map { r in
+            page.rows[r].segments.indices.map { s in page.labels(row: r, segment: s, vocabulary: vocabulary) }
+        }
+    }
+
+    /// The value of a label and whether it came from beside the label (true) or from the next cell or below.
+    func value(of hit: LabelHit) -> (words: [Word], inline: Bool)? {
+        let segHits = hits[hit.row][hit.segment]
+        let words = layout.rows[hit.row].segments[hit.segment].words
+        let next = segHits.first { $0.start > hit.start }?.start ?? words.count
+        if hit.end < next { return (Array(words[hit.end..<next]), true) }
+        guard next == words.count else { return nil }    // another label follows at once: no value
+        let row = layout.rows[hit.row]
+        // The next cell on the same row, unless it is a label itself.
+        if hit.segment + 1 < row.segments.count {
+            let cell = row.segments[hit.segment + 1]
+            let cellHits = hits[hit.row][hit.segment + 1]
+            if cellHits.first?.start != 0 {
+                return (Array(cell.words[..<(cellHits.first?.start ?? cell.words.count)]), false)
+            }
+        }
+        // Below: the next row's words in this label's column.
+        let maxX = hit.segment + 1 < row.segments.count ? row.segments[hit.segment + 1].box.x - row.height / 2 : Int.max
+        guard let (r, below) = self.below(row: hit.row, x: hit.box.x, maxX: maxX, tolerance: 3 * max(row.height, 8)) else { return nil }
+        let startsWithLabel = hits[r].enumerated().contains { s, segHits in
+            segHits.first?.start == 0 && layout.rows[r].segments[s].words.first == below.first
+        }
+        if startsWithLabel { return nil }
+        return (below, false)
+    }
+
+    /// The words of the first row below `row` (no further than about two lines) that sit in the
+    /// column from `x` to `maxX`, when the first of them starts near `x`.
+    func below(row: Int, x: Int, maxX: Int, tolerance: Int) -> (Int, [Word])? {
+        let bottom = layout.rows[row].box.y + layout.rows[row].box.height
+        for r in (row + 1)..<min(layout.rows.count, row + 3) {
+            let candidate = layout.rows[r]
+            guard candidate.box.y - bottom < 2 * max(candidate.height, layout.rows[row].height) + 4 else { return nil }
+            let words = candidate.segments.flatMap(\.words).filter {
+                let c = $0.box.x + $0.box.width / 2
+                return c >= x - tolerance && c < maxX
+            }
+            if let first = words.first {
+                return abs(first.box.x - x) <= tolerance ? (r, words) : nil
+            }
+        }
+        return nil
+    }
+
+    /// Fields whose label was found with a value that failed its validator (set by `labelled`).
+    var rejected: Set<String> { rejectedBox.names }
+    private let rejectedBox = Names()
+    final class Names { var names: Set<String> = [] }
+
+    /// The first valid value for each field, in reading order.
+    func labelled(_ specs: [FieldExtractor.Spec]) -> [String: Field] {
+        var out: [String: Field] = [:]
+        defer { rejectedBox.names.subtract(out.keys) }
+        for hit in hits.joined().joined() {
+            guard let field = hit.field, out[field] == nil, let spec = specs.first(where: { $0.field == field }),
+                  let (words, inline) = value(of: hit) else { continue }
+            // A label without a colon in front of a value: only for strictly shaped values (and on cards).
+            if inline && !hit.colon && !spec.structured && kind != .id { continue }
+            var text = words.map(\.text).joined(separator: " ")
+            var used = words
+            if spec.validate(text) == nil {
+                guard let (extended, more) = continuation(of: hit, words: words) else { continue }
+                text = extended
+                used += more
+            }
+            guard var value = spec.validate(text) else {
+                if !words.isEmpty { rejectedBox.names.insert(field) }
+                continue
+            }
+            // A free-text value made of another field's label words is a label read where a value was expected.
+            if !spec.structured || ["surname", "given_names"].contains(field),
+               text.split(separator: " ").contains(where: { labelWords(except: field).contains(PageLayout.key(String($0))) }) { continue }
+            // A second party on the next line of the same cell: "JOHN SMITH" / "and MARY SMITH".
+            if ["grantor", "grantee"].contains(field), used.count == words.count, let (extended, more) = continuation(of: hit, words: words),
+               extended.dropFirst(text.count).trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("and "),
+               let joined = spec.validate(extended) {
+                value = joined
+                used += more
+            }
+            out[field] = FieldExtractor.field(value, used)
+        }
+        return out
+    }
+
+    /// A value that carries on onto the next line in its column: a second party ("and MARY
+    /// SMITH") or the city line of an address.
+    func continuation(of hit: LabelHit, words: [Word]) -> (String, [Word])? {
+        guard let first = words.first,
+              let row = layout.rows.firstIndex(where: { $0.segments.contains { $0.words.contains(first) } }) else { return nil }
+        let h = max(layout.rows[row].height, 8)
+        // The phrase (segment) starting under the value's first word, on the next line.
+        guard row + 1 < layout.rows.count,
+              layout.rows[row + 1].box.y - (layout.rows[row].box.y + layout.rows[row].box.height) < 2 * h + 4,
+              let next = layout.rows[row + 1].segments.first(where: { abs($0.box.x - first.box.x) <= 2 * h })?.words,
+              !hits[row + 1].joined().contains(where: { $0.start == 0 && next.first == layout.rows[row + 1].segments[$0.segment].words.first })
+        else { return nil }
+        let text = words.map(\.text).joined(separator: " ")
+        let more = next.map(\.text).joined(separator: " ")
+        if more.lowercased().hasPrefix("and ") || more.hasPrefix("& ") { return (text + " " + more, next) }
+        return (text + ", " + more, next)
+    }
+
+    /// Words (four letters or more) of the other fields' labels.
+    func labelWords(except field: String) -> Set<String> {
+        let vocabulary = kind == .unknown ? [] : Vocabulary.forKind(kind)
+        return Set(vocabulary.filter { $0.field != field }.flatMap { $0.keys.flatMap { $0.split(separator: " ").map(String.init) } }
+            .filter { $0.count >= 4 })
+    }
+
+    func pairs() -> [FieldPair] {
+        hits.joined().joined().compactMap { hit in
+            // A label word without a colon in front of text is too weak for a pair on its own.
+            guard let (words, inline) = value(of: hit), !words.isEmpty, hit.colon || !inline else { return nil }
+            let f = FieldExtractor.field(.text(""), words)
+            let text = words.map(\.text).joined(separator: " ")
+            return FieldPair(label: hit.text, value: text, field: hit.field, confidence: f.confidence, labelBox: hit.box,
+                             valueBox: f.box ?? hit.box)
+        }
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+
+/// A run of words on one line with no wide gap inside: a phrase, a table cell, or one of several
+/// `label: value` pairs when they are spaced apart.
+struct Segment {
+    var words: [Word]
+    var box: BoundingBox
+    var text: String { words.map(\.text).joined(separator: " ") }
+
+    init(_ words: [Word]) {
+        self.words = words
+        box = words.dropFirst().reduce(words[0].box) { $0.union($1.box) }
+    }
+}
+
+/// Segments whose vertical extents line up, left to right (one printed line of the page, across
+/// columns and table cells that Tesseract may have put in different blocks).
+struct Row {
+    var segments: [Segment]
+    var box: BoundingBox
+    /// A typical letter height on this row (the median word height).
+    var height: Int
+}
+
+/// The page as rows of segments, built from word boxes rather than from Tesseract's blocks.
+struct PageLayout {
+    var rows: [Row]
+    /// Every word in reading order, grouped by Tesseract paragraph (for narrative phrasing).
+    var paragraphs: [TextLine]
+
+    init(lines: [TextLine]) {
+        var segments: [Segment] = []
+        for line in lines where !line.words.isEmpty {
+            let h = Self.median(line.words.map(\.box.height))
+            var current: [Word] = []
+            for w in line.words {
+                // A gap wider than about two letter heights separates cells or pairs.
+                if let last = current.last, w.box.x - (last.box.x + last.box.width) > max(2 * h, 12) {
+                    segments.append(Segment(current))
+                    current = []
+                }
+                current.append(w)
+            }
+            if !current.isEmpty { segments.append(Segment(current)) }
+        }
+        // A lone dot or bar (speckle, a rule) is no cell: it must not stand between a label and its value.
+        segments.removeAll { $0.words.allSatisfy { Self.key($0.text).isEmpty } }
+        // Rows: a segment joins the row whose vertical centre is within half a letter height of its own.
+        var rows: [(segments: [Segment], center: Double, height: Double)] = []
+        for s in segments.sorted(by: { $0.box.y + $0.box.height / 2 < $1.box.y + $1.box.height / 2 }) {
+            let c = Double(s.box.y) + Double(s.box.height) / 2
+            let h = Double(Self.median(s.words.map(\.box.height)))
+            if let i = rows.indices.last, abs(rows[i].center - c) < 0.5 * max(h, rows[i].height),
+               !rows[i].segments.contains(where: { Self.overlapX($0.box, s.box) }) {
+                rows[i].segments.append(s)
+            } else {
+                rows.append(([s], c, h))
+            }
+        }
+        self.rows = rows.map { r in
+            let segs = r.segments.sorted { $0.box.x < $1.box.x }
+            return Row(segments: segs, box: segs.dropFirst().reduce(segs[0].box) { $0.union($1.box) },
+                       height: Self.median(segs.flatMap { $0.words.map(\.box.height) }))
+        }
+        var paragraphs: [TextLine] = []
+        var current: [Word] = [], key: (Int, Int)?
+        for line in lines {
+            for w in line.words {
+                if let key, key != (w.block, w.paragraph) {
+                    paragraphs.append(TextLine(words: current))
+                    current = []
+                }
+                key = (w.block, w.paragraph)
+                current.append(w)
+            }
+        }
+        if !current.isEmpty { paragraphs.append(TextLine(words: current)) }
+        self.paragraphs = paragraphs
+    }
+
+    static func median(_ xs: [Int]) -> Int {
+        xs.isEmpty ? 0 : xs.sorted()[xs.count / 2]
+    }
+
+    static func overlapX(_ a: BoundingBox, _ b: BoundingBox) -> Bool {
+        min(a.x + a.width, b.x + b.width) - max(a.x, b.x) > 0
+    }
+}
+
+/// Where a known or generic label was found.
+struct LabelHit {
+    var row: Int
+    var segment: Int
+    /// Word indices of the label inside the segment (colon and `#` tokens included).
+    var start: Int
+    var end: Int
+    /// The canonical field, or nil for a generic `Word:` label.
+    var field: String?
+    /// Printed with a colon (or followed by one).
+    var colon: Bool
+    var text: String
+    var box: BoundingBox
+}
+
+extension PageLayout {
+    /// Letters and digits only, lower-cased: "E-mail" → "email", "No.:" → "no", "#" → "".
+    static func key(_ s: String) -> String {
+        String(s.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
+    }
+
+    /// Equal, or one letter off for words of five letters or more ("Emall" for "email" on a fax).
+    static func close(_ read: String, _ label: String) -> Bool {
+        if read == label { return true }
+        // "rn" read as "m" ("Sumame") is the commonest confusion in small print.
+        if read.contains("m"), read == label.replacingOccurrences(of: "rn", with: "m") { return true }
+        guard label.count >= 5, abs(read.count - label.count) <= 1 else { return false }
+        let a = Array(read), b = Array(label)
+        var prev = Array(0...b.count)
+        for i in 1...a.count {
+            var cur = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count { cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)) }
+            prev = cur
+        }
+        return prev[b.count] <= 1
+    }
+
+    /// Every label in the segment, left to right. A known label counts when it has a colon, starts
+    /// the segment (the value follows, or sits below or in the next cell), or, on cards, starts
+    /// the segment without one ("DOB 01/02/1980"). A generic label is one to four words ending in a colon.
+    func labels(row r: Int, segment s: Int, vocabulary: [(field: String, keys: [[String]])]) -> [LabelHit] {
+        let words = rows[r].segments[s].words
+        let keys = words.map { Self.key($0.text) }
+        var hits: [LabelHit] = []
+        var i = 0
+        func make(_ start: Int, _ k: Int, _ field: String?) -> LabelHit {
+            var end = start + k
+            var colon = words[end - 1].text.hasSuffix(":")
+            while end < words.count, keys[end].isEmpty, words[end].text != "$", !words[end].text.contains("/") {
+                colon = colon || words[end].text.contains(":")
+                end += 1
+            }
+            // A second-language label after a slash ("Surname / Nom") belongs to the label.
+            if end < words.count, words[end].text.hasPrefix("/") || words[end - 1].text.hasSuffix("/") { end = words.count }
+            let box = words[start..<end].dropFirst().reduce(words[start].box) { $0.union($1.box) }
+            return LabelHit(row: r, segment: s, start: start, end: end, field: field, colon: colon,
+                            text: words[start..<(start + k)].map(\.text).joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: ":# ")),
+                            box: box)
+        }
+        while i < words.count {
+            var best: (Int, String)?
+            for (field, synonyms) in vocabulary {
+                for parts in synonyms {
+                    guard i + parts.count <= words.count, parts.count > (best?.0 ?? 0),
+                          zip(keys[i..<(i + parts.count)], parts).allSatisfy({ Self.close($0, $1) }) else { continue }
+                    best = (parts.count, field)
+                }
+            }
+            if let (k, field) = best {
+                let hit = make(i, k, field)
+                if hit.colon || i == 0 {
+                    hits.append(hit)
+                    i = hit.end
+                    continue
+                }
+            }
+            // Generic: "Word:" with up to three words before it from the segment start or a previous label's value.
+            if words[i].text.hasSuffix(":"), words[i].text.count > 1, !keys[i].isEmpty, !keys[i].allSatisfy(\.isNumber) {
+                let from = i <= 3 && hits.isEmpty ? 0 : i
+                // A label reads as words: it starts with a letter and holds at least two.
+                let label = words[from...i].map(\.text).joined()
+                if words[from..<i].allSatisfy({ !$0.text.hasSuffix(":") }), label.first?.isLetter == true,
+                   label.filter(\.isLetter).count >= 2 {
+                    hits.append(make(from, i - from + 1, nil))
+                    i += 1
+                    continue
+                }
+            }
+            i += 1
+        }
+        return hits
+    }
+}

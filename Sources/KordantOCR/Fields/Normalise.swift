@@ -1,0 +1,254 @@
+import Foundation
+
+/// Validators and normalisers: each takes a value as read and returns its normal form, or nil
+/// when the text is not a value of that type (then the field is left out: never guessed).
+extension FieldExtractor {
+    static let states: [String: String] = [
+        "ALABAMA": "AL", "ALASKA": "AK", "ARIZONA": "AZ", "ARKANSAS": "AR", "CALIFORNIA": "CA", "COLORADO": "CO",
+        "CONNECTICUT": "CT", "DELAWARE": "DE", "FLORIDA": "FL", "GEORGIA": "GA", "HAWAII": "HI", "IDAHO": "ID",
+        "ILLINOIS": "IL", "INDIANA": "IN", "IOWA": "IA", "KANSAS": "KS", "KENTUCKY": "KY", "LOUISIANA": "LA", "MAINE": "ME",
+        "MARYLAND": "MD", "MASSACHUSETTS": "MA", "MICHIGAN": "MI", "MINNESOTA": "MN", "MISSISSIPPI": "MS", "MISSOURI": "MO",
+        "MONTANA": "MT", "NEBRASKA": "NE", "NEVADA": "NV", "NEW HAMPSHIRE": "NH", "NEW JERSEY": "NJ", "NEW MEXICO": "NM",
+        "NEW YORK": "NY", "NORTH CAROLINA": "NC", "NORTH DAKOTA": "ND", "OHIO": "OH", "OKLAHOMA": "OK", "OREGON": "OR",
+        "PENNSYLVANIA": "PA", "RHODE ISLAND": "RI", "SOUTH CAROLINA": "SC", "SOUTH DAKOTA": "SD", "TENNESSEE": "TN",
+        "TEXAS": "TX", "UTAH": "UT", "VERMONT": "VT", "VIRGINIA": "VA", "WASHINGTON": "WA", "WEST VIRGINIA": "WV",
+        "WISCONSIN": "WI", "WYOMING": "WY", "DISTRICT OF COLUMBIA": "DC",
+    ]
+
+    /// The USPS ranges of the first three ZIP digits of each state (a ZIP outside its state's
+    /// ranges means one of the two was misread or belongs to another address).
+    static let zipPrefixes: [String: [ClosedRange<Int>]] = [
+        "AL": [350...369], "AK": [995...999], "AZ": [850...865], "AR": [716...729], "CA": [900...961], "CO": [800...816],
+        "CT": [60...69], "DE": [197...199], "DC": [200...205], "FL": [320...349], "GA": [300...319, 398...399],
+        "HI": [967...968], "ID": [832...838], "IL": [600...629], "IN": [460...479], "IA": [500...528], "KS": [660...679],
+        "KY": [400...427], "LA": [700...714], "ME": [39...49], "MD": [206...219], "MA": [10...27], "MI": [480...499],
+        "MN": [550...567], "MS": [386...397], "MO": [630...658], "MT": [590...599], "NE": [680...693], "NV": [889...898],
+        "NH": [30...38], "NJ": [70...89], "NM": [870...884], "NY": [5...5, 100...149], "NC": [270...289], "ND": [580...588],
+        "OH": [430...459], "OK": [730...749], "OR": [970...979], "PA": [150...196], "RI": [28...29], "SC": [290...299],
+        "SD": [570...577], "TN": [370...385], "TX": [750...799, 885...885], "UT": [840...847], "VT": [50...59],
+        "VA": [201...201, 220...246], "WA": [980...994], "WV": [247...268], "WI": [530...549], "WY": [820...831],
+    ]
+
+    /// Whether `zip` lies in `state`'s ranges (true when either is unknown: nothing to compare).
+    static func zip(_ zip: String, agreesWith state: String) -> Bool {
+        guard let ranges = zipPrefixes[state], let p = Int(zip.prefix(3)), zip.prefix(5).allSatisfy(\.isNumber) else { return true }
+        return ranges.contains { $0.contains(p) }
+    }
+
+    /// "Texas", "TX", "Tx." → "TX".
+    static func state(_ s: String) -> FieldValue? {
+        let u = s.uppercased().trimmingCharacters(in: CharacterSet(charactersIn: " .,;"))
+        if u.count == 2, states.values.contains(u) { return .text(u) }
+        return states[u].map { .text($0) }
+    }
+
+    static let months = ["JANUARY", "FEBRUARY", "MARCH", "APRIL", "MAY", "JUNE", "JULY", "AUGUST", "SEPTEMBER",
+                         "OCTOBER", "NOVEMBER", "DECEMBER"]
+
+    /// "March 14, 2023", "14 March 2023", "14 MAR 2023", "Mar 14, 2023", "03/14/2023", "03.14.2023",
+    /// "2023-03-14" → "2023-03-14". Month/day order is the US one for numeric dates.
+    static func isoDate(_ s: String) -> FieldValue? {
+        let t = s.uppercased().replacingOccurrences(of: ",", with: " ")
+        func make(_ y: Int, _ m: Int, _ d: Int) -> FieldValue? {
+            let days = [31, (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+            guard (1...12).contains(m), (1...days[m - 1]).contains(d), (1800...2200).contains(y) else { return nil }
+            return .text(String(format: "%04d-%02d-%02d", y, m, d))
+        }
+        func month(_ p: String) -> Int? {
+            guard p.count >= 3, p.allSatisfy(\.isLetter) else { return nil }
+            return months.firstIndex { $0.hasPrefix(p.prefix(3)) && ($0.hasPrefix(p) || p.count == 3 || p.hasSuffix(".")) }.map { $0 + 1 }
+        }
+        let parts = t.split(whereSeparator: { $0 == " " || $0 == "/" || $0 == "-" || $0 == "." }).map(String.init)
+        guard parts.count == 3 else { return nil }
+        let day = Int(parts[1].replacingOccurrences(of: "TH", with: "").replacingOccurrences(of: "ST", with: ""))
+        if let y = Int(parts[0]), parts[0].count == 4, let m = Int(parts[1]), let d = Int(parts[2]) { return make(y, m, d) }
+        if let m = Int(parts[0]), let d = Int(parts[1]), let y = Int(parts[2]), parts[2].count == 4 { return make(y, m, d) }
+        if let m = month(parts[0]), let d = day, let y = Int(parts[2]), parts[2].count == 4 { return make(y, m, d) }
+        if let d = Int(parts[0]), let m = month(parts[1]), let y = Int(parts[2]), parts[2].count == 4 { return make(y, m, d) }
+        return nil
+    }
+
+    /// "$385,000.00" → 385000 (the first dollar amount in the text).
+    static func amount(_ text: String) -> FieldValue? {
+        // "$2,020, 500.00": a space after a thousands comma is a reading split, not two numbers.
+        let s = text.replacingOccurrences(of: #"([0-9]),\s+([0-9]{3})"#, with: "$1,$2", options: .regularExpression)
+        // The whole token must be a well-formed amount ("$2,409,000.00"): "$2,409.000.00" or
+        // "$2 409,000.00" misread from a copy gives nothing rather than $2,409.
+        guard let r = s.range(of: #"\$\s?[0-9]{1,3}(,[0-9]{3})*(\.[0-9]{2})?(?![0-9.,])|\$\s?[0-9]+(\.[0-9]{2})?(?![0-9.,])"#, options: .regularExpression)
+                ?? s.range(of: #"^[0-9]{1,3}(,[0-9]{3})*\.[0-9]{2}$"#, options: .regularExpression) else { return nil }
+        return Double(s[r].replacingOccurrences(of: ",", with: "").replacingOccurrences(of: "$", with: "")
+            .trimmingCharacters(in: .whitespaces)).map { .number($0) }
+    }
+
+    static func matches(_ s: String, _ pattern: String) -> Bool {
+        s.range(of: pattern, options: .regularExpression) != nil
+    }
+
+    static func trimmed(_ s: String) -> String {
+        s.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: ",;:|")))
+    }
+
+    /// A person's or company's name: letters (any script), spaces, and . ' ’ - &, at least two
+    /// letters, no digits, at most ten words. Quotes, brackets and trailing role words go.
+    static func name(_ s: String) -> FieldValue? {
+        var t = trimmed(s).trimmingCharacters(in: CharacterSet(charactersIn: "\"“”'()[] ,."))
+        for suffix in [", Grantor", ", Grantee", " Grantor", " Grantee"] where t.hasSuffix(suffix) { t = String(t.dropLast(suffix.count)) }
+        t = trimmed(t)
+        if t.hasSuffix(" and") || t.hasSuffix(" AND") { return nil }
+        let words = t.split(separator: " ")
+        guard (1...10).contains(words.count), t.filter(\.isLetter).count >= 2, !t.contains(where: \.isNumber),
+              t.allSatisfy({ $0.isLetter || " .'’-&,ʻ".contains($0) }) else { return nil }
+        if t.hasPrefix(".") || t.hasPrefix("-") || t.hasSuffix("-") { return nil }
+        // Lower-case words in a name are particles ("van der", "de la", "bin"); anything else
+        // ("the real property", "mn" read from speckle) means this is not (only) a name.
+        for w in words {
+            let lw = w.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ",."))
+            if roleWords.contains(lw) { return nil }
+            if let first = w.first, first.isLowercase, !particles.contains(lw) { return nil }
+        }
+        return .text(t)
+    }
+
+    static let particles: Set<String> = ["van", "der", "den", "de", "la", "le", "du", "dos", "da", "das", "del", "di", "ter", "ten",
+                                         "bin", "bint", "ben", "al", "el", "von", "zu", "y", "e", "'t", "and", "&", "mac", "ní", "ni",
+                                         "nic", "ó", "o", "st.", "st"]
+    static let roleWords: Set<String> = ["grantor", "grantee", "grantors", "grantees", "seller", "buyer", "hereinafter", "the",
+                                         "transferor", "transferee", "property", "county", "state"]
+
+    /// A data broker's name: the company without "Privacy Team", "Inc." and the like.
+    static func company(_ s: String) -> FieldValue? {
+        var t = trimmed(s)
+        let tails = [" Privacy Team", " Privacy Department", " Privacy Office", " Privacy", " Team", ", Inc.", ", Inc", " Inc.", " Inc",
+                     ", LLC", " LLC", " Corp.", " Corporation"]
+        var changed = true
+        while changed {
+            changed = false
+            for tail in tails where t.lowercased().hasSuffix(tail.lowercased()) {
+                t = trimmed(String(t.dropLast(tail.count)))
+                changed = true
+            }
+        }
+        let words = t.split(separator: " ")
+        guard (1...4).contains(words.count), t.filter(\.isLetter).count >= 3, t.first?.isUppercase == true,
+              t.allSatisfy({ $0.isLetter || $0.isNumber || " .'&-".contains($0) }) else { return nil }
+        return .text(t)
+    }
+
+    /// Parcel numbers: digits with dashes or dots (at least five digits).
+    static func parcel(_ s: String) -> FieldValue? {
+        let t = trimmed(s).replacingOccurrences(of: " ", with: "")
+        guard matches(t, #"^[0-9][0-9A-Z.-]{4,24}$"#), t.filter(\.isNumber).count >= 5 else { return nil }
+        return .text(t)
+    }
+
+    /// Instrument / document numbers, optionally with a "DOC" prefix as some counties print them.
+    static func instrument(_ s: String) -> FieldValue? {
+        let t = trimmed(s)
+        guard matches(t, #"^(DOC\s+)?[0-9][0-9-]{4,20}$"#) else { return nil }
+        return .text(t)
+    }
+
+    static func zipCode(_ s: String) -> FieldValue? {
+        let t = trimmed(s)
+        return matches(t, #"^[0-9]{5}(-[0-9]{4})?$"#) ? .text(t) : nil
+    }
+
+    static func email(_ s: String) -> FieldValue? {
+        let t = trimmed(s).replacingOccurrences(of: " ", with: "")
+        return matches(t, #"^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$"#) ? .text(t) : nil
+    }
+
+    /// US phone numbers as printed ("(512) 555-0147", "512.555.0147"): ten digits, or eleven with a leading 1.
+    static func phone(_ s: String) -> FieldValue? {
+        let t = trimmed(s)
+        let digits = t.filter(\.isNumber)
+        guard matches(t, #"^[+0-9().\s-]+$"#), digits.count == 10 || (digits.count == 11 && digits.first == "1") else { return nil }
+        return .text(t)
+    }
+
+    static func url(_ s: String) -> FieldValue? {
+        let t = trimmed(s).replacingOccurrences(of: " ", with: "")
+        guard matches(t, #"^(https?://|www\.)[A-Za-z0-9.-]+\.[A-Za-z]{2,}(/\S*)?$"#) else { return nil }
+        return .text(t.trimmingCharacters(in: CharacterSet(charactersIn: ".,")))
+    }
+
+    /// Request / reference numbers: one token of capitals, digits and dashes holding a digit.
+    static func reference(_ s: String) -> FieldValue? {
+        guard let first = trimmed(s).split(separator: " ").first.map(String.init)?.uppercased(),
+              matches(first, #"^[A-Z0-9][A-Z0-9-]{3,}$"#), first.contains(where: \.isNumber) else { return nil }
+        return .text(first)
+    }
+
+    /// A street line: a house number (or PO Box) then words.
+    static func street(_ s: String) -> FieldValue? {
+        let t = trimmed(s)
+        guard matches(t, #"^([0-9]+[A-Z]?\s+\S+|P\.?\s?O\.?\s+Box\s+[0-9]+)"#), t.filter(\.isLetter).count >= 3,
+              // Street words are capitalised; a short lower-case tail is speckle read as letters.
+              !t.split(separator: " ").dropFirst().contains(where: { $0.count <= 3 && $0.allSatisfy(\.isLowercase) && !["of", "st", "rd"].contains($0) })
+        else { return nil }
+        return .text(t)
+    }
+
+    static func place(_ s: String) -> FieldValue? {
+        let t = trimmed(s)
+        let words = t.split(separator: " ")
+        guard (1...4).contains(words.count), t.first?.isUppercase == true,
+              t.allSatisfy({ $0.isLetter || " .'-".contains($0) }),
+              words.allSatisfy({ $0.first?.isUppercase == true || ["de", "la", "of", "du", "le"].contains($0) }) else { return nil }
+        return .text(t)
+    }
+
+    static func county(_ s: String) -> FieldValue? {
+        var t = trimmed(s)
+        if t.hasSuffix(" County") { t = String(t.dropLast(7)) }
+        return place(t)
+    }
+
+    /// "1427 Juniper Hollow Lane, Austin, TX 78745" (the state may be spelled out) → its normal form.
+    static func fullAddress(_ s: String) -> FieldValue? {
+        guard let parts = splitAddress(s) else { return nil }
+        return .text("\(parts.street), \(parts.city), \(parts.state) \(parts.zip)")
+    }
+
+    /// Street, city, state code and ZIP of a one-line address.
+    static func splitAddress(_ s: String) -> (street: String, city: String, state: String, zip: String)? {
+        let t = trimmed(s).trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        guard let re = try? NSRegularExpression(pattern: #"^(.+),\s*([\p{L} .'-]+?),?\s+([A-Za-z][A-Za-z .]*?)\.?,?\s+([0-9]{5}(?:-[0-9]{4})?)$"#),
+              let m = re.firstMatch(in: t, range: NSRange(t.startIndex..., in: t)) else { return nil }
+        let g = (1...4).map { String(t[Range(m.range(at: $0), in: t)!]) }
+        guard case .text(let st1)? = Self.street(g[0]), case .text(let city)? = Self.place(g[1]), case .text(let st)? = Self.state(g[2]) else { return nil }
+        return (st1, city, st, g[3])
+    }
+
+    static func sex(_ s: String) -> FieldValue? {
+        switch trimmed(s).uppercased() {
+        case "M", "MALE": .text("M")
+        case "F", "FEMALE": .text("F")
+        case "X": .text("X")
+        default: nil
+        }
+    }
+
+    static func nationality(_ s: String) -> FieldValue? {
+        let t = trimmed(s).uppercased()
+        return t.count == 3 && t.allSatisfy({ $0.isASCII && $0.isLetter }) ? .text(t) : nil
+    }
+
+    static func documentNumber(_ s: String) -> FieldValue? {
+        let t = trimmed(s).uppercased().replacingOccurrences(of: " ", with: "")
+        guard (5...12).contains(t.count), t.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }), t.contains(where: \.isNumber)
+        else { return nil }
+        return .text(t)
+    }
+
+    static func upperName(_ s: String) -> FieldValue? {
+        name(s.uppercased())
+    }
+
+    /// A person's full name: a name of at least two words starting with a capital.
+    static func fullName(_ s: String) -> FieldValue? {
+        guard let v = name(s), let t = v.string, t.split(separator: " ").count >= 2, t.first?.isUppercase == true,
+              t.filter(\.isLetter).count >= 4 else { return nil }
+        return v
+    }
+}
