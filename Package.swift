@@ -73,6 +73,7 @@ let package = Package(
                 "KordantAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(
@@ -119,6 +120,7 @@ let package = Package(
             dependencies: [
                 "kordant", "KordantAPI", "KordantClient", "KordantServer", "KordantTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

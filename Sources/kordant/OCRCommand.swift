@@ -203,9 +203,7 @@ struct OCR: AsyncParsableCommand {
             }
         }
         if submission.submit, !toSubmit.isEmpty {
-            let outcome = try await Submitting.submit(toSubmit, to: try Submitting.openOutbox(submission.client), client: submission.client,
-                                                      queueOnly: submission.queueOnly)
-            FileHandle.standardError.write(Data((Submitting.describe(outcome) + "\n").utf8))
+            try await submission.send(toSubmit)
         }
         if let firstFailure { throw ExitCode(firstFailure) }
     }
