@@ -113,6 +113,10 @@ import Testing
         let forgery = try #require(await Self.serverError { _ = try await client.submitSeal(forged) })
         messages.append("\(forgery)")
         #expect(forgery.httpStatus == 422 && forgery.message.contains("device_signature does not match"), "\(forgery)")
+        // A bundle the device stamped an hour ahead (signed, otherwise valid) is refused.
+        let future = try Sealer(keys: loaded).seal(digest: SealFormat.hashBytes(bundle.imageHash)!, timestamp: Int64(Date().timeIntervalSince1970) + 3600)
+        let early = try #require(await Self.serverError { _ = try await client.submitSeal(future) })
+        #expect(early.httpStatus == 422 && early.message.contains("timestamp is in the future"), "\(early)")
         // Malformed fields are a bad request naming the field.
         b = bundle; b.keyIndices[0] = SealFormat.keysPerTable
         let outOfRange = b
