@@ -60,9 +60,15 @@ let package = Package(
             name: "CKordantImage",
             dependencies: ["CTesseract"],
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),
+        // PDF pages rendered and their text layers read in-process: poppler's C++ API (Debian
+        // libpoppler-cpp-dev: no cairo or GLib needed to render) behind a C face, its messages kept off stderr.
+        .target(
+            name: "CKordantPDF",
+            dependencies: ["CTesseract"],
+            linkerSettings: [.linkedLibrary("poppler-cpp")]),
         .target(
             name: "KordantOCR",
-            dependencies: ["CTesseract", "CKordantImage"]),
+            dependencies: ["CTesseract", "CKordantImage", "CKordantPDF"]),
         // The backend contract both sides implement: tRPC envelopes, error codes, procedure types.
         .target(
             name: "KordantAPI",
