@@ -13,13 +13,24 @@ public struct OCROptions: Sendable {
     public var tsv = false
     /// The MRZ reader's settings.
     public var mrz = MRZScanOptions()
+    /// Resolution PDF pages are rendered at for OCR.
+    public var pdfDPI = PDFDocument.defaultDPI
 
     public init() {}
+}
+
+/// Where a page's text came from.
+public enum PageSource: String, Sendable, Codable {
+    /// Recognised by Tesseract from the image (every image page; PDF pages rendered first).
+    case ocr
+    /// Read from a PDF page's own text layer.
+    case textLayer = "text_layer"
 }
 
 /// The result for one page.
 public struct PageResult: Sendable, Equatable {
     public var page: Int
+    public var source: PageSource = .ocr
     public var kind: DocumentKind
     public var text: String
     public var meanConfidence: Double
@@ -56,6 +67,16 @@ public final class OCRWorker {
     }
 
     public func process(path: String, options: OCROptions = .init()) throws(OCRError) -> DocumentResult {
+        if PDFDocument.looksLikePDF(path: path) {
+            // One page rendered at a time: a long PDF never holds more than one page image.
+            let pdf = try PDFDocument(path: path, limits: options.limits)
+            var results: [PageResult] = []
+            for i in 0..<pdf.pageCount {
+                let image = try pdf.render(page: i, dpi: options.pdfDPI, limits: options.limits)
+                results.append(try process(image: image, index: i + 1, options: options))
+            }
+            return DocumentResult(path: path, pages: results)
+        }
         let pages = try ImageLoader.load(path: path, limits: options.limits)
         var results: [PageResult] = []
         for (i, page) in pages.enumerated() {
@@ -119,7 +140,7 @@ public final class OCRWorker {
         case .id: (fields, mrz, agreement) = identity(lines: lines, scanned: scanned)
         case .unknown: break
         }
-        return PageResult(page: index, kind: kind, text: page.text, meanConfidence: (page.meanConfidence * 10).rounded() / 10,
+        return PageResult(page: index, source: .ocr, kind: kind, text: page.text, meanConfidence: (page.meanConfidence * 10).rounded() / 10,
                           words: page.words, width: page.width, height: page.height, preprocessing: report, fields: fields,
                           mrz: mrz, visualZoneAgreement: agreement, hocr: page.hocr, tsv: page.tsv)
     }

@@ -75,6 +75,8 @@ struct OCRJSON {
     }
     struct Page: Encodable {
         let page: Int
+        /// `ocr` or `text_layer` (a PDF page's own text).
+        let source: String
         let kind: String
         let text: String
         let mean_confidence: Double
@@ -99,7 +101,7 @@ struct OCRJSON {
         let r = p.preprocessing
         func r2(_ f: Float?) -> Double? { f.map { (Double($0) * 100).rounded() / 100 } }
         return Page(
-            page: p.page, kind: p.kind.rawValue, text: p.text, mean_confidence: p.meanConfidence, width: p.width, height: p.height,
+            page: p.page, source: p.source.rawValue, kind: p.kind.rawValue, text: p.text, mean_confidence: p.meanConfidence, width: p.width, height: p.height,
             preprocessing: Preprocessing(steps: r.steps, rotation: r.rotation, orientation_confidence: r2(r.orientationConfidence),
                                          skew_angle: r2(r.skewAngle), skew_confidence: r2(r.skewConfidence),
                                          scale: Output.r3(r.scale), text_height: r.textHeight, resolution: r.resolution),

@@ -53,6 +53,18 @@ import Testing
         #expect(try doc.render(page: 1, dpi: 72).width == 842)
     }
 
+    /// `OCRWorker.process(path:)` takes a PDF: every page rendered and read, in order.
+    @Test func workerReadsEveryPageOfAPDF() throws {
+        let path = try Self.write(Self.pdf([Page(text: "First page 1001"), Page(text: "Second page 2002")]), "worker.pdf")
+        var options = OCROptions()
+        options.pdfDPI = 150
+        let result = try OCRWorker().process(path: path, options: options)
+        #expect(result.pages.map(\.page) == [1, 2] && result.pages.allSatisfy { $0.source == .ocr && $0.width == 1275 })
+        #expect(result.pages[0].text.contains("First page 1001") && result.pages[1].text.contains("Second page 2002"),
+                "\(result.pages.map(\.text))")
+        #expect(PDFDocument.looksLikePDF(path: path) && !PDFDocument.looksLikePDF(path: "/nonexistent"))
+    }
+
     @Test func refusals() throws {
         #expect(throws: OCRError(.notFound, path: "/nonexistent.pdf", "no such file")) { try PDFDocument(path: "/nonexistent.pdf") }
         let garbage = try Self.write(Data("this is not a PDF at all\n".utf8), "garbage.pdf")

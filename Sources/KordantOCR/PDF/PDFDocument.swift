@@ -42,6 +42,15 @@ public final class PDFDocument {
 
     deinit { kordant_pdf_close(handle) }
 
+    /// Whether the file starts with the PDF signature (`%PDF-`) in its first 1024 bytes, where
+    /// readers look for it.
+    public static func looksLikePDF(path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 1024)) ?? Data()
+        return head.range(of: Data("%PDF-".utf8)) != nil
+    }
+
     /// Page `index` (0-based) size in points (1/72 inch), as displayed (rotation applied).
     public func pageSize(_ index: Int) throws(OCRError) -> (width: Double, height: Double) {
         var w = 0.0, h = 0.0
