@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 struct kordant_pdf {
     std::unique_ptr<poppler::document> document;
@@ -74,6 +75,34 @@ extern "C" char *kordant_pdf_page_text(const kordant_pdf *pdf, int index) {
     if (!utf8.empty()) std::memcpy(out, utf8.data(), utf8.size());
     out[utf8.size()] = 0;
     return out;
+}
+
+extern "C" kordant_pdf_word *kordant_pdf_page_words(const kordant_pdf *pdf, int index, int *count) {
+    *count = 0;
+    auto page = load_page(pdf, index);
+    if (!page) return nullptr;
+    std::vector<poppler::text_box> boxes = page->text_list();
+    if (boxes.empty()) return nullptr;
+    auto *words = static_cast<kordant_pdf_word *>(std::calloc(boxes.size(), sizeof(kordant_pdf_word)));
+    if (!words) return nullptr;
+    int n = 0;
+    for (const poppler::text_box &box : boxes) {
+        poppler::byte_array utf8 = box.text().to_utf8();
+        char *text = static_cast<char *>(std::malloc(utf8.size() + 1));
+        if (!text) break;
+        if (!utf8.empty()) std::memcpy(text, utf8.data(), utf8.size());
+        text[utf8.size()] = 0;
+        poppler::rectf r = box.bbox();
+        words[n++] = kordant_pdf_word{text, r.x(), r.y(), r.width(), r.height()};
+    }
+    *count = n;
+    return words;
+}
+
+extern "C" void kordant_pdf_free_words(kordant_pdf_word *words, int count) {
+    if (!words) return;
+    for (int i = 0; i < count; i++) std::free(words[i].text);
+    std::free(words);
 }
 
 extern "C" struct Pix *kordant_pdf_render(const kordant_pdf *pdf, int index, double dpi) {

@@ -13,8 +13,10 @@ public struct OCROptions: Sendable {
     public var tsv = false
     /// The MRZ reader's settings.
     public var mrz = MRZScanOptions()
-    /// Resolution PDF pages are rendered at for OCR.
+    /// Resolution PDF pages are rendered at for OCR (and text-layer word boxes are scaled to).
     public var pdfDPI = PDFDocument.defaultDPI
+    /// OCR every PDF page, even one with a text layer of its own.
+    public var forceOCR = false
 
     public init() {}
 }
@@ -72,6 +74,10 @@ public final class OCRWorker {
             let pdf = try PDFDocument(path: path, limits: options.limits)
             var results: [PageResult] = []
             for i in 0..<pdf.pageCount {
+                if !options.forceOCR, try pdf.hasTextLayer(page: i) {
+                    results.append(try textLayerPage(pdf, index: i, options: options))
+                    continue
+                }
                 let image = try pdf.render(page: i, dpi: options.pdfDPI, limits: options.limits)
                 results.append(try process(image: image, index: i + 1, options: options))
             }
@@ -83,6 +89,20 @@ public final class OCRWorker {
             results.append(try process(image: page, index: i + 1, options: options))
         }
         return DocumentResult(path: path, pages: results)
+    }
+
+    /// A PDF page from its own text layer: no rendering, no OCR. Word boxes are in pixels at
+    /// `pdfDPI`, as if the page had been rendered; an MRZ in the text is parsed but, without
+    /// glyph evidence from an image, never `valid`.
+    func textLayerPage(_ pdf: PDFDocument, index: Int, options o: OCROptions) throws(OCRError) -> PageResult {
+        let size = try pdf.pageSize(index)
+        let words = pdf.words(page: index, dpi: o.pdfDPI)
+        var report = PreprocessReport()
+        report.resolution = Int(o.pdfDPI.rounded())
+        let page = PageText(text: try pdf.text(page: index), meanConfidence: 100, words: words,
+                            width: Int((size.width / 72 * o.pdfDPI).rounded()), height: Int((size.height / 72 * o.pdfDPI).rounded()),
+                            hocr: nil, tsv: nil)
+        return finish(page, source: .textLayer, index: index + 1, report: report, scanned: nil, options: o)
     }
 
     public func process(image: LeptImage, index: Int = 1, options o: OCROptions = .init()) throws(OCRError) -> PageResult {
@@ -129,6 +149,13 @@ public final class OCRWorker {
                 }
             }
         }
+        return finish(page, source: .ocr, index: index, report: report, scanned: scanned, options: o)
+    }
+
+    /// Kind, fields and MRZ of a page's text, read by OCR or taken from a PDF's text layer
+    /// (`scanned`: the MRZ read from the image, if any).
+    private func finish(_ page: PageText, source: PageSource, index: Int, report: PreprocessReport, scanned: MRZ?,
+                        options o: OCROptions) -> PageResult {
         let lines = TextLine.group(page.words)
         let kind = o.kind ?? (scanned != nil ? .id : FieldExtractor.detectKind(page.text))
         var fields: [String: Field] = [:]
@@ -140,7 +167,7 @@ public final class OCRWorker {
         case .id: (fields, mrz, agreement) = identity(lines: lines, scanned: scanned)
         case .unknown: break
         }
-        return PageResult(page: index, source: .ocr, kind: kind, text: page.text, meanConfidence: (page.meanConfidence * 10).rounded() / 10,
+        return PageResult(page: index, source: source, kind: kind, text: page.text, meanConfidence: (page.meanConfidence * 10).rounded() / 10,
                           words: page.words, width: page.width, height: page.height, preprocessing: report, fields: fields,
                           mrz: mrz, visualZoneAgreement: agreement, hocr: page.hocr, tsv: page.tsv)
     }

@@ -180,6 +180,8 @@ struct BatchOCR: AsyncParsableCommand {
     var words = false
     @Option(name: .long, help: "Refuse images above this many megapixels (checked from the header).")
     var maxMegapixels: Int = 100
+    @Flag(name: .long, help: "OCR every PDF page, even one that has a text layer of its own (default: use the text layer).")
+    var forceOCR = false
     @OptionGroup var submission: SubmitOptions
     @OptionGroup var common: CommonOptions
 
@@ -191,6 +193,7 @@ struct BatchOCR: AsyncParsableCommand {
         var options = OCROptions()
         options.kind = DocumentKind(rawValue: kind)
         options.limits = ImageLimits(maxPixels: maxMegapixels * 1_000_000)
+        options.forceOCR = forceOCR
         let base = options
         let words = words, submit = submission.submit
         try await runBatch("batch ocr", options: batch, submission: submission, common: common,

@@ -145,6 +145,8 @@ struct OCR: AsyncParsableCommand {
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
     @Flag(name: .long, help: "OCR the image as loaded, without preprocessing.")
     var raw = false
+    @Flag(name: .long, help: "OCR every PDF page, even one that has a text layer of its own (default: use the text layer).")
+    var forceOCR = false
     @Flag(name: .long, inversion: .prefixedNo, help: "Detect page orientation with Tesseract OSD.")
     var orientation = true
     @Flag(name: .long, help: "Also binarise with Sauvola (off by default: it did not help on our scans).")
@@ -169,6 +171,7 @@ struct OCR: AsyncParsableCommand {
         var options = OCROptions()
         options.kind = kind == "auto" ? nil : DocumentKind(rawValue: kind)
         options.preprocess = raw ? .none : PreprocessOptions()
+        options.forceOCR = forceOCR
         options.preprocess.orientation = !raw && orientation
         options.preprocess.binarize = binarize
         options.limits = ImageLimits(maxPixels: maxMegapixels * 1_000_000)

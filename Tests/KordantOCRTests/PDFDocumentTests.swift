@@ -53,15 +53,26 @@ import Testing
         #expect(try doc.render(page: 1, dpi: 72).width == 842)
     }
 
-    /// `OCRWorker.process(path:)` takes a PDF: every page rendered and read, in order.
+    /// `OCRWorker.process(path:)` takes a PDF: a page with a text layer is read from it (unless
+    /// `forceOCR`), a page without one is rendered and OCR'd; pages in order.
     @Test func workerReadsEveryPageOfAPDF() throws {
-        let path = try Self.write(Self.pdf([Page(text: "First page 1001"), Page(text: "Second page 2002")]), "worker.pdf")
+        let path = try Self.write(Self.pdf([Page(text: "First page 1001"), Page(text: nil), Page(text: "Third page 3003")]), "worker.pdf")
         var options = OCROptions()
         options.pdfDPI = 150
-        let result = try OCRWorker().process(path: path, options: options)
-        #expect(result.pages.map(\.page) == [1, 2] && result.pages.allSatisfy { $0.source == .ocr && $0.width == 1275 })
-        #expect(result.pages[0].text.contains("First page 1001") && result.pages[1].text.contains("Second page 2002"),
+        let worker = try OCRWorker()
+        let result = try worker.process(path: path, options: options)
+        #expect(result.pages.map(\.page) == [1, 2, 3] && result.pages.allSatisfy { $0.width == 1275 && $0.height == 1650 })
+        #expect(result.pages.map(\.source) == [.textLayer, .ocr, .textLayer])
+        #expect(result.pages[0].text.contains("First page 1001") && result.pages[2].text.contains("Third page 3003"),
                 "\(result.pages.map(\.text))")
+        // The text layer's words carry boxes in pixels at 150 DPI: 36 pt Helvetica at (72, 792 − 120) pt.
+        let first = try #require(result.pages[0].words.first)
+        #expect(first.text == "First" && first.confidence == 100 && abs(first.box.x - 150) <= 2 && first.box.height > 30 && first.box.height < 90,
+                "\(first)")
+        options.forceOCR = true
+        let forced = try worker.process(path: path, options: options)
+        #expect(forced.pages.allSatisfy { $0.source == .ocr })
+        #expect(forced.pages[0].text.contains("First page 1001") && forced.pages[2].text.contains("Third page 3003"))
         #expect(PDFDocument.looksLikePDF(path: path) && !PDFDocument.looksLikePDF(path: "/nonexistent"))
     }
 

@@ -29,6 +29,18 @@ int kordant_pdf_page_size(const kordant_pdf *pdf, int page, double *width, doubl
 /// The page's text layer as UTF-8 in reading order (malloc'd; free it), "" when it has none,
 /// NULL when the page cannot be loaded.
 char *kordant_pdf_page_text(const kordant_pdf *pdf, int page);
+/// One word of a page's text layer: UTF-8 text (malloc'd) and its box in points from the page's
+/// top-left corner.
+typedef struct {
+    char *text;
+    double x, y, width, height;
+} kordant_pdf_word;
+
+/// The words of the page's text layer in poppler's reading order (malloc'd array of `*count`;
+/// free with kordant_pdf_free_words), NULL with `*count` 0 when it has none or cannot be loaded.
+kordant_pdf_word *kordant_pdf_page_words(const kordant_pdf *pdf, int page, int *count);
+void kordant_pdf_free_words(kordant_pdf_word *words, int count);
+
 /// The page rendered at `dpi` (anti-aliased, white paper) as a new 32-bpp RGB Leptonica image
 /// with its resolution set, or NULL.
 struct Pix *kordant_pdf_render(const kordant_pdf *pdf, int page, double dpi);
