@@ -17,8 +17,42 @@ public struct OCROptions: Sendable {
     public var pdfDPI = PDFDocument.defaultDPI
     /// OCR every PDF page, even one with a text layer of its own.
     public var forceOCR = false
+    /// Pages to read (1-based) of a PDF or multi-page image; nil: all.
+    public var pages: PageRanges?
 
     public init() {}
+}
+
+/// A page selection such as `1-3,5,8-` (1-based, inclusive; `8-` runs to the last page).
+public struct PageRanges: Sendable, Equatable, CustomStringConvertible {
+    public let ranges: [ClosedRange<Int>]
+    public let description: String
+
+    /// Nil when `text` is not a comma-separated list of `N`, `N-M` (N ≤ M) or `N-`, pages from 1.
+    public init?(_ text: String) {
+        var ranges: [ClosedRange<Int>] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let ends = part.trimmingCharacters(in: .whitespaces).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let low = Int(ends[0]), low >= 1 else { return nil }
+            if ends.count == 1 { ranges.append(low...low); continue }
+            if ends[1].isEmpty { ranges.append(low...Int.max); continue }
+            guard let high = Int(ends[1]), high >= low else { return nil }
+            ranges.append(low...high)
+        }
+        self.ranges = ranges
+        description = text
+    }
+
+    public func contains(_ page: Int) -> Bool { ranges.contains { $0.contains(page) } }
+
+    /// The selected pages of a document of `count`, in order; an error naming the file when none is.
+    func select(from count: Int, path: String) throws(OCRError) -> [Int] {
+        let pages = (1...max(1, count)).filter(contains)
+        guard !pages.isEmpty else {
+            throw OCRError(.emptyImage, path: path, "no page in \(description): the document has \(count) page\(count == 1 ? "" : "s")")
+        }
+        return pages
+    }
 }
 
 /// Where a page's text came from.
@@ -73,7 +107,7 @@ public final class OCRWorker {
             // One page rendered at a time: a long PDF never holds more than one page image.
             let pdf = try PDFDocument(path: path, limits: options.limits)
             var results: [PageResult] = []
-            for i in 0..<pdf.pageCount {
+            for i in try (options.pages?.select(from: pdf.pageCount, path: path) ?? Array(1...pdf.pageCount)).map({ $0 - 1 }) {
                 if !options.forceOCR, try pdf.hasTextLayer(page: i) {
                     results.append(try textLayerPage(pdf, index: i, options: options))
                     continue
@@ -84,8 +118,9 @@ public final class OCRWorker {
             return DocumentResult(path: path, pages: results)
         }
         let pages = try ImageLoader.load(path: path, limits: options.limits)
+        let selected = Set(try options.pages?.select(from: pages.count, path: path) ?? Array(1...max(1, pages.count)))
         var results: [PageResult] = []
-        for (i, page) in pages.enumerated() {
+        for (i, page) in pages.enumerated() where selected.contains(i + 1) {
             results.append(try process(image: page, index: i + 1, options: options))
         }
         return DocumentResult(path: path, pages: results)

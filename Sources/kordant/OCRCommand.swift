@@ -147,6 +147,8 @@ struct OCR: AsyncParsableCommand {
     var raw = false
     @Flag(name: .long, help: "OCR every PDF page, even one that has a text layer of its own (default: use the text layer).")
     var forceOCR = false
+    @Option(name: .long, help: "Pages to read of a PDF or multi-page TIFF, e.g. 1-3,5,8- (default: all).")
+    var pages: String?
     @Flag(name: .long, inversion: .prefixedNo, help: "Detect page orientation with Tesseract OSD.")
     var orientation = true
     @Flag(name: .long, help: "Also binarise with Sauvola (off by default: it did not help on our scans).")
@@ -162,6 +164,7 @@ struct OCR: AsyncParsableCommand {
         guard !files.isEmpty else { throw ValidationError("give at least one image") }
         if submission.queueOnly && !submission.submit { throw ValidationError("--queue-only goes with --submit") }
         guard kind == "auto" || DocumentKind(rawValue: kind) != nil else { throw ValidationError("--kind must be auto, deed, id or optout") }
+        if let pages, PageRanges(pages) == nil { throw ValidationError("--pages must look like 1-3,5,8- (pages from 1)") }
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be 1…256") }
         guard maxMegapixels >= 1 else { throw ValidationError("--max-megapixels must be positive") }
     }
@@ -172,6 +175,7 @@ struct OCR: AsyncParsableCommand {
         options.kind = kind == "auto" ? nil : DocumentKind(rawValue: kind)
         options.preprocess = raw ? .none : PreprocessOptions()
         options.forceOCR = forceOCR
+        options.pages = pages.flatMap(PageRanges.init)
         options.preprocess.orientation = !raw && orientation
         options.preprocess.binarize = binarize
         options.limits = ImageLimits(maxPixels: maxMegapixels * 1_000_000)

@@ -69,6 +69,15 @@ import Testing
         let first = try #require(result.pages[0].words.first)
         #expect(first.text == "First" && first.confidence == 100 && abs(first.box.x - 150) <= 2 && first.box.height > 30 && first.box.height < 90,
                 "\(first)")
+        // A page selection keeps the document's page numbers; one that selects nothing is refused.
+        options.pages = PageRanges("2-")
+        #expect(try worker.process(path: path, options: options).pages.map(\.page) == [2, 3])
+        options.pages = PageRanges("1,3")
+        #expect(try worker.process(path: path, options: options).pages.map(\.source) == [.textLayer, .textLayer])
+        options.pages = PageRanges("4-9")
+        #expect(throws: OCRError(.emptyImage, path: path, "no page in 4-9: the document has 3 pages")) { try worker.process(path: path, options: options) }
+        #expect(PageRanges("3-2") == nil && PageRanges("0") == nil && PageRanges("a") == nil && PageRanges("1,,2") == nil)
+        options.pages = nil
         options.forceOCR = true
         let forced = try worker.process(path: path, options: options)
         #expect(forced.pages.allSatisfy { $0.source == .ocr })
