@@ -115,7 +115,7 @@ let package = Package(
             dependencies: ["KordantVoice", "KordantAudio"]),
         .testTarget(
             name: "KordantOCRTests",
-            dependencies: ["KordantOCR"]),
+            dependencies: ["KordantOCR", "KordantTestSupport"]),
         // Shared by the test targets that run the built binary.
         .target(name: "KordantTestSupport", path: "Tests/KordantTestSupport"),
         .testTarget(

@@ -1,37 +1,12 @@
 import Foundation
 @testable import KordantOCR
+import KordantTestSupport
 import Testing
 
-/// PDFs through poppler: the text layer, rendering, and refusals (made at run time: a PDF with
-/// text is a few hundred bytes of PDF syntax, written here with a correct cross-reference table).
+/// PDFs through poppler: the text layer, rendering, and refusals (PDFs made at run time by
+/// ``PDFBuilder``).
 @Suite struct PDFDocumentTests {
-    /// One page: `text` in 36 pt Helvetica near the top, or (nil) a black bar and no text at all.
-    struct Page { var text: String?; var width = 612, height = 792 }
-
-    static func pdf(_ pages: [Page]) -> Data {
-        var objects: [String] = []
-        let pageIds = pages.indices.map { 4 + 2 * $0 }
-        objects.append("<< /Type /Catalog /Pages 2 0 R >>")
-        objects.append("<< /Type /Pages /Kids [\(pageIds.map { "\($0) 0 R" }.joined(separator: " "))] /Count \(pages.count) >>")
-        objects.append("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
-        for (i, p) in pages.enumerated() {
-            let content = p.text.map { "BT /F1 36 Tf 72 \(p.height - 120) Td (\($0)) Tj ET" } ?? "0 0 0 rg 72 600 300 40 re f"
-            objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(p.width) \(p.height)] /Resources << /Font << /F1 3 0 R >> >> /Contents \(pageIds[i] + 1) 0 R >>")
-            objects.append("<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream")
-        }
-        var out = "%PDF-1.4\n"
-        var offsets: [Int] = []
-        for (i, o) in objects.enumerated() {
-            offsets.append(out.utf8.count)
-            out += "\(i + 1) 0 obj\n\(o)\nendobj\n"
-        }
-        let xref = out.utf8.count
-        out += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
-        for o in offsets { out += String(format: "%010d 00000 n \n", o) }
-        out += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
-        return Data(out.utf8)
-    }
-
+    typealias Page = PDFBuilder.Page
     static func write(_ data: Data, _ name: String) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("kordant-pdf-\(getpid())-\(name)").path
         try data.write(to: URL(fileURLWithPath: path))
@@ -39,7 +14,7 @@ import Testing
     }
 
     @Test func textLayerAndRenderedPages() throws {
-        let path = try Self.write(Self.pdf([Page(text: "Kordant deed 4417"), Page(text: nil, width: 842, height: 595)]), "two.pdf")
+        let path = try Self.write(PDFBuilder.pdf([Page(text: "Kordant deed 4417"), Page(text: nil, width: 842, height: 595)]), "two.pdf")
         let doc = try PDFDocument(path: path)
         #expect(doc.pageCount == 2)
         #expect(try doc.text(page: 0).contains("Kordant deed 4417"))
@@ -56,7 +31,7 @@ import Testing
     /// `OCRWorker.process(path:)` takes a PDF: a page with a text layer is read from it (unless
     /// `forceOCR`), a page without one is rendered and OCR'd; pages in order.
     @Test func workerReadsEveryPageOfAPDF() throws {
-        let path = try Self.write(Self.pdf([Page(text: "First page 1001"), Page(text: nil), Page(text: "Third page 3003")]), "worker.pdf")
+        let path = try Self.write(PDFBuilder.pdf([Page(text: "First page 1001"), Page(text: nil), Page(text: "Third page 3003")]), "worker.pdf")
         var options = OCROptions()
         options.pdfDPI = 150
         let worker = try OCRWorker()
@@ -89,14 +64,14 @@ import Testing
         #expect(throws: OCRError(.notFound, path: "/nonexistent.pdf", "no such file")) { try PDFDocument(path: "/nonexistent.pdf") }
         let garbage = try Self.write(Data("this is not a PDF at all\n".utf8), "garbage.pdf")
         #expect { try PDFDocument(path: garbage) } throws: { ($0 as? OCRError)?.kind == .unreadable }
-        let two = try Self.write(Self.pdf([Page(text: "a"), Page(text: "b")]), "pages.pdf")
+        let two = try Self.write(PDFBuilder.pdf([Page(text: "a"), Page(text: "b")]), "pages.pdf")
         var limits = ImageLimits()
         limits.maxPages = 1
         #expect { try PDFDocument(path: two, limits: limits) } throws: {
             ($0 as? OCRError).map { $0.kind == .tooLarge && $0.detail == "2 pages (limit 1)" } ?? false
         }
         // A 200 000-point (2.8 km) page is refused from its size, before anything is rendered.
-        let huge = try Self.write(Self.pdf([Page(text: "x", width: 200_000, height: 200_000)]), "huge.pdf")
+        let huge = try Self.write(PDFBuilder.pdf([Page(text: "x", width: 200_000, height: 200_000)]), "huge.pdf")
         let doc = try PDFDocument(path: huge)
         #expect { try doc.render(page: 0) } throws: {
             ($0 as? OCRError).map { $0.kind == .tooLarge && $0.detail.hasPrefix("page 1 at 300 DPI: ") } ?? false
