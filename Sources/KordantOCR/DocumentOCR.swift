@@ -11,6 +11,9 @@ public struct OCROptions: Sendable {
     /// Also produce Tesseract's hOCR / TSV renderings of each page.
     public var hocr = false
     public var tsv = false
+    /// Also produce each page as ALTO (Tesseract's renderer). Like hOCR and TSV it needs OCR, so
+    /// PDF pages are then read by OCR even when they have a text layer.
+    public var alto = false
     /// The MRZ reader's settings.
     public var mrz = MRZScanOptions()
     /// Resolution PDF pages are rendered at for OCR (and text-layer word boxes are scaled to).
@@ -81,6 +84,7 @@ public struct PageResult: Sendable, Equatable {
     public var visualZoneAgreement: [String: Bool]?
     public var hocr: String?
     public var tsv: String?
+    public var alto: String?
 }
 
 public struct DocumentResult: Sendable, Equatable {
@@ -108,7 +112,7 @@ public final class OCRWorker {
             let pdf = try PDFDocument(path: path, limits: options.limits)
             var results: [PageResult] = []
             for i in try (options.pages?.select(from: pdf.pageCount, path: path) ?? Array(1...pdf.pageCount)).map({ $0 - 1 }) {
-                if !options.forceOCR, try pdf.hasTextLayer(page: i) {
+                if !(options.forceOCR || options.hocr || options.tsv || options.alto), try pdf.hasTextLayer(page: i) {
                     results.append(try textLayerPage(pdf, index: i, options: options))
                     continue
                 }
@@ -136,7 +140,7 @@ public final class OCRWorker {
         report.resolution = Int(o.pdfDPI.rounded())
         let page = PageText(text: try pdf.text(page: index), meanConfidence: 100, words: words,
                             width: Int((size.width / 72 * o.pdfDPI).rounded()), height: Int((size.height / 72 * o.pdfDPI).rounded()),
-                            hocr: nil, tsv: nil)
+                            hocr: nil, tsv: nil, alto: nil)
         return finish(page, source: .textLayer, index: index + 1, report: report, scanned: nil, options: o)
     }
 
@@ -153,7 +157,8 @@ public final class OCRWorker {
             report.steps.insert("orientation", at: 0)
         }
         let mode: PageSegmentation = o.kind == .id ? .sparse : .auto
-        var page = try text.recognize(prepared, resolution: report.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv)
+        var page = try text.recognize(prepared, resolution: report.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv, alto: o.alto,
+                                           pageNumber: index - 1)
         // Orientation only when the reading is poor: an upright page reads with high confidence and
         // never pays for OSD. Otherwise ask OSD (trusted only when confident: it misjudges small
         // cards with little text), then also try the page turned by 180°, and keep the clearly
@@ -176,7 +181,8 @@ public final class OCRWorker {
                 var turned = try Preprocessor.rotate(base, clockwise: clockwise)
                 var turnedReport = baseReport
                 if clockwise % 180 != 0 && o.preprocess.deskew { turned = try Preprocessor.deskew(turned, report: &turnedReport) }
-                let again = try text.recognize(turned, resolution: report.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv)
+                let again = try text.recognize(turned, resolution: report.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv, alto: o.alto,
+                                           pageNumber: index - 1)
                 if again.meanConfidence > page.meanConfidence + 10 && again.words.count * 2 >= page.words.count {
                     (prepared, page, report) = (turned, again, turnedReport)
                     report.rotation = (baseReport.rotation + clockwise) % 360
@@ -204,7 +210,7 @@ public final class OCRWorker {
         }
         return PageResult(page: index, source: source, kind: kind, text: page.text, meanConfidence: (page.meanConfidence * 10).rounded() / 10,
                           words: page.words, width: page.width, height: page.height, preprocessing: report, fields: fields,
-                          mrz: mrz, visualZoneAgreement: agreement, hocr: page.hocr, tsv: page.tsv)
+                          mrz: mrz, visualZoneAgreement: agreement, hocr: page.hocr, tsv: page.tsv, alto: page.alto)
     }
 
     /// ID fields: the MRZ read from the image is authoritative when it is valid; otherwise the

@@ -124,7 +124,7 @@ struct OCRJSON {
 }
 
 struct OCR: AsyncParsableCommand {
-    enum Format: String, ExpressibleByArgument, CaseIterable { case json, text, tsv, hocr }
+    enum Format: String, ExpressibleByArgument, CaseIterable { case json, text, tsv, hocr, alto }
 
     static let configuration = CommandConfiguration(
         abstract: "OCR scans (PNG, JPEG, TIFF incl. multi-page, PNM, BMP, WebP) and extract deed, ID (MRZ) and opt-out fields.",
@@ -139,7 +139,7 @@ struct OCR: AsyncParsableCommand {
     var files: [String]
     @Option(name: .long, help: "auto (detect from the text), deed, id or optout.")
     var kind: String = "auto"
-    @Option(name: .long, help: "json, text, tsv (Tesseract's columns) or hocr.")
+    @Option(name: .long, help: "json, text, tsv (Tesseract's columns), hocr, or alto (one ALTO v3 XML document per file).")
     var format: Format = .json
     @Option(name: .shortAndLong, help: "Worker threads (default: number of cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -181,6 +181,7 @@ struct OCR: AsyncParsableCommand {
         options.limits = ImageLimits(maxPixels: maxMegapixels * 1_000_000)
         options.hocr = format == .hocr
         options.tsv = format == .tsv
+        options.alto = format == .alto
         let logger = Logger(label: "kordant.ocr")
         logger.debug("OpenMP thread limit \(OpenMPGuard.threadLimit().map(String.init) ?? "n/a"), \(jobs) workers")
         let engine = OCREngine(jobs: jobs)
@@ -202,6 +203,7 @@ struct OCR: AsyncParsableCommand {
                 case .text: print(doc.pages.map(\.text).joined(separator: "\u{0C}\n"), terminator: "")
                 case .tsv: print(doc.pages.compactMap(\.tsv).joined(), terminator: "")
                 case .hocr: print(doc.pages.compactMap(\.hocr).joined(), terminator: "")
+                case .alto: print(ALTO.document(file: doc.path, pages: doc.pages.compactMap(\.alto)), terminator: "")
                 }
             case .failure(let error):
                 if format == .json {
@@ -224,4 +226,33 @@ struct ErrorLine: Encodable {
     struct Detail: Encodable { let code, file, message: String }
     let file: String
     let error: Detail
+}
+
+/// An ALTO v3 document around Tesseract's per-page `<Page>` elements (the header and footer its
+/// own ALTO renderer writes).
+enum ALTO {
+    static func document(file: String, pages: [String]) -> String {
+        let name = file.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <alto xmlns="http://www.loc.gov/standards/alto/ns-v3#" xmlns:xlink="http://www.w3.org/1999/xlink" \
+            xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
+            xsi:schemaLocation="http://www.loc.gov/standards/alto/ns-v3# http://www.loc.gov/alto/v3/alto-3-0.xsd">
+            \t<Description>
+            \t\t<MeasurementUnit>pixel</MeasurementUnit>
+            \t\t<sourceImageInformation>
+            \t\t\t<fileName>\(name)</fileName>
+            \t\t</sourceImageInformation>
+            \t\t<OCRProcessing ID="OCR_0">
+            \t\t\t<ocrProcessingStep>
+            \t\t\t\t<processingSoftware>
+            \t\t\t\t\t<softwareName>kordant (tesseract)</softwareName>
+            \t\t\t\t</processingSoftware>
+            \t\t\t</ocrProcessingStep>
+            \t\t</OCRProcessing>
+            \t</Description>
+            \t<Layout>
+
+            """ + pages.joined() + "\t</Layout>\n</alto>\n"
+    }
 }

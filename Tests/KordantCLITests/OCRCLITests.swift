@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import KordantTestSupport
 import Testing
 
@@ -225,6 +228,13 @@ enum OCRRun {
         let broken = try CLI.run(["ocr", damaged])
         #expect(broken.status == 41 && broken.stderr.contains("\(damaged): not a PDF poppler can read") && !broken.stderr.contains("Syntax"),
                 "\(broken.stderr)")
+        // ALTO: one XML document, a Page per page (numbered), OCR even for the text-layer page.
+        let alto = try CLI.run(["ocr", path, "--format", "alto"])
+        #expect(alto.status == 0 && alto.stdout.hasPrefix("<?xml") && alto.stdout.contains("CONTENT=\"5150\""), "\(alto.stderr)")
+        let parsed = XMLParser(data: Data(alto.stdout.utf8))
+        let pageIds = ALTOPages()
+        parsed.delegate = pageIds
+        #expect(parsed.parse() && pageIds.ids == ["page_0", "page_1"], "\(pageIds.ids)")
         // A 200-inch page without a text layer is refused from its size, before rendering.
         let huge = dir.appendingPathComponent("huge.pdf").path
         try PDFBuilder.pdf([.init(text: nil, width: 14_400, height: 14_400)]).write(to: URL(fileURLWithPath: huge))
@@ -264,5 +274,14 @@ enum OCRRun {
         // Main thread, the async command's thread, one worker, Dispatch's signal/timer threads; an
         // OpenMP team would add one per core beyond the first.
         #expect(most <= 5, "\(most) threads")
+    }
+}
+
+/// Collects the ids of an ALTO document's `Page` elements (and proves it parses as XML).
+final class ALTOPages: NSObject, XMLParserDelegate {
+    var ids: [String] = []
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        if name == "Page", let id = attributes["ID"] { ids.append(id) }
     }
 }
