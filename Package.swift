@@ -60,9 +60,15 @@ let package = Package(
             name: "CKordantImage",
             dependencies: ["CTesseract"],
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),
+        // PDF pages rendered and their text layers read in-process: poppler's C++ API (Debian
+        // libpoppler-cpp-dev: no cairo or GLib needed to render) behind a C face, its messages kept off stderr.
+        .target(
+            name: "CKordantPDF",
+            dependencies: ["CTesseract"],
+            linkerSettings: [.linkedLibrary("poppler-cpp")]),
         .target(
             name: "KordantOCR",
-            dependencies: ["CTesseract", "CKordantImage"]),
+            dependencies: ["CTesseract", "CKordantImage", "CKordantPDF"]),
         // The backend contract both sides implement: tRPC envelopes, error codes, procedure types.
         .target(
             name: "KordantAPI",
@@ -73,6 +79,7 @@ let package = Package(
                 "KordantAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(
@@ -108,7 +115,7 @@ let package = Package(
             dependencies: ["KordantVoice", "KordantAudio"]),
         .testTarget(
             name: "KordantOCRTests",
-            dependencies: ["KordantOCR"]),
+            dependencies: ["KordantOCR", "KordantTestSupport"]),
         // Shared by the test targets that run the built binary.
         .target(name: "KordantTestSupport", path: "Tests/KordantTestSupport"),
         .testTarget(
@@ -119,6 +126,7 @@ let package = Package(
             dependencies: [
                 "kordant", "KordantAPI", "KordantClient", "KordantServer", "KordantTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -47,6 +47,15 @@ let package = Package(
             ],
             path: "Benchmarks/BatchBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
+            name: "SealBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "KordantAPI", package: "KordantEngine"),
+                .product(name: "KordantClient", package: "KordantEngine"),
+            ],
+            path: "Benchmarks/SealBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,23 +12,40 @@ public enum Digest {
     /// whatever the file's size; a batch digests every input for its resume key). Nil when the
     /// file cannot be opened or read.
     public static func sha256Hex(fileAt path: String) -> String? {
+        (try? sha256(fileAt: path)).map { hex($0.digest) }
+    }
+
+    /// Why a file could not be digested: the path and the `errno` of the failed call.
+    public struct FileError: Error, Sendable, CustomStringConvertible {
+        public let path: String
+        public let errno: Int32
+        public var isNotFound: Bool { errno == ENOENT }
+        public var description: String { "\(path): \(String(cString: strerror(errno)))" }
+    }
+
+    /// SHA-256 (32 raw bytes) and size of the file at `path`, streamed once in 64 KiB blocks.
+    public static func sha256(fileAt path: String) throws(FileError) -> (digest: Data, bytes: Int) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else { throw FileError(path: path, errno: errno) }
         defer { close(fd) }
+        var st = stat()
+        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR { throw FileError(path: path, errno: EISDIR) }
         let size = 1 << 16
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 64)
         defer { buffer.deallocate() }
         var h = SHA256()
+        var total = 0
         while true {
             let n = read(fd, buffer.baseAddress, size)
             if n == 0 { break }
             if n < 0 {
                 if errno == EINTR { continue }
-                return nil
+                throw FileError(path: path, errno: errno)
             }
             h.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            total += n
         }
-        return hex(h.finalize())
+        return (Data(h.finalize()), total)
     }
 
     /// A UUID-formatted identifier derived from `parts` (SHA-256, version nibble 8: RFC 9562

@@ -47,7 +47,7 @@ public struct BatchInputError: Error, Sendable, CustomStringConvertible {
 public enum BatchInput {
     public static let audioExtensions: Set<String> = ["wav", "wave", "flac", "ogg", "oga", "opus", "mp3", "aif", "aiff", "aifc", "au", "snd",
                                                       "caf", "w64", "rf64", "voc", "sd2"]
-    public static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "tif", "tiff", "bmp", "pnm", "pgm", "ppm", "pbm", "webp", "gif"]
+    public static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "tif", "tiff", "bmp", "pnm", "pgm", "ppm", "pbm", "webp", "gif", "pdf"]
 
     /// Enrollments. A folder: each audio file directly in it is an enrollment of one sample, and
     /// each subfolder (with everything under it) is one enrollment whose id is the subfolder's

@@ -203,7 +203,7 @@ public final class KordantAPIClient: Sendable {
     // MARK: Transport
 
     /// One logical request with retries. Returns a 2xx answer; throws ``ClientError`` otherwise.
-    private func send(url: String, method: HTTPMethod, contentType: String?, extraHeaders: [(String, String)], body: Data?,
+    func send(url: String, method: HTTPMethod, contentType: String?, extraHeaders: [(String, String)], body: Data?,
                       label: String) async throws -> (Int, HTTPHeaders, Data) {
         let policy = configuration.retry
         let clock = configuration.clock

@@ -31,6 +31,10 @@ public struct OutboxDelivery: Sendable {
     public var maxAttempts: Int
     let logger: Logger
 
+    /// Failed flush attempts before a seal bundle is dead, whatever `maxAttempts` says (the
+    /// Birthmark design's limit: a bundle that five flushes could not deliver is given up).
+    public static let sealAttempts = 5
+
     public init(outbox: Outbox, client: KordantAPIClient, maxAttempts: Int = 10, logger: Logger = Logger(label: "kordant.outbox")) {
         self.outbox = outbox; self.client = client; self.maxAttempts = maxAttempts; self.logger = logger
     }
@@ -53,7 +57,8 @@ public struct OutboxDelivery: Sendable {
                     report.stoppedBecause = error.description
                     break
                 }
-                let state = try outbox.markFailed(item.id, error: error.description, dead: !error.isTransient, maxAttempts: maxAttempts)
+                let limit = item.kind == .seal ? min(maxAttempts, Self.sealAttempts) : maxAttempts
+                let state = try outbox.markFailed(item.id, error: error.description, dead: !error.isTransient, maxAttempts: limit)
                 if state == .dead { report.dead[item.id] = error.description }
                 logger.debug("outbox item \(item.id): \(state.rawValue) after \(error)")
                 if error.isTransient {
@@ -93,6 +98,11 @@ public struct OutboxDelivery: Sendable {
             }
             input.uploadId = uploadIds[0]
             return try await client.submitScan(input)
+        case .seal:
+            guard let bundle = try? JSONDecoder().decode(SealBundle.self, from: item.payload) else {
+                throw ClientError.local("outbox item \(item.id) has a damaged payload")
+            }
+            return try await client.submitSeal(bundle)
         }
     }
 }

@@ -13,7 +13,7 @@ public struct OutboxItem: Sendable, Equatable {
         /// Gave up: refused by the server, or out of attempts. Stays until retried or purged.
         case dead
     }
-    public enum Kind: String, Sendable, Codable { case enrollment, scan }
+    public enum Kind: String, Sendable, Codable { case enrollment, scan, seal }
 
     public var id: Int64
     public var kind: Kind
@@ -47,11 +47,14 @@ public enum OutboxPayload: Sendable {
     case enrollment(CreateEnrollmentInput)
     /// `uploadId` is set from the one file.
     case scan(SubmitScanInput)
+    /// A Birthmark bundle for `POST /api/v1/submit`; no files (only the file's hash leaves the device).
+    case seal(SealBundle)
 
     var clientRequestId: String {
         switch self {
         case .enrollment(let e): e.clientRequestId
         case .scan(let s): s.clientRequestId
+        case .seal(let b): Digest.stableID(["seal", b.digest])
         }
     }
 }
@@ -133,6 +136,8 @@ public final class Outbox: Sendable {
             throw ClientError.local("an enrollment of \(e.samples.count) samples needs \(e.samples.count) files, got \(files.count)")
         case .scan where files.count != 1:
             throw ClientError.local("a scan needs exactly one file")
+        case .seal where !files.isEmpty:
+            throw ClientError.local("a seal sends no files")
         default: break
         }
         let requestId = payload.clientRequestId
@@ -152,6 +157,7 @@ public final class Outbox: Sendable {
         let (kind, input): (OutboxItem.Kind, Data) = switch payload {
         case .enrollment(let e): (.enrollment, JSONValue(encoding: e)!.data)
         case .scan(let s): (.scan, JSONValue(encoding: s)!.data)
+        case .seal(let b): (.seal, JSONValue(encoding: b)!.data)
         }
         let stamp = now().timeIntervalSince1970
         return try db.write { db in
@@ -176,22 +182,8 @@ public final class Outbox: Sendable {
     private func storeBlob(_ data: Data, sha: String) throws {
         let final = blobs.appendingPathComponent(sha)
         if FileManager.default.fileExists(atPath: final.path) { return }
-        let tmp = blobs.appendingPathComponent(".\(sha).\(getpid()).tmp")
-        let fd = open(tmp.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard fd >= 0 else { throw ClientError.local("\(tmp.path): cannot write into the outbox: \(String(cString: strerror(errno)))") }
-        let ok = data.withUnsafeBytes { raw -> Bool in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n <= 0 { return false }
-                offset += n
-            }
-            return fsync(fd) == 0
-        }
-        close(fd)
-        guard ok, rename(tmp.path, final.path) == 0 else {
-            unlink(tmp.path)
-            throw ClientError.local("\(final.path): cannot write into the outbox: \(String(cString: strerror(errno)))")
+        if let reason = DurableFile.write(data, to: final.path, temporary: blobs.appendingPathComponent(".\(sha).\(getpid()).tmp").path) {
+            throw ClientError.local("\(final.path): cannot write into the outbox: \(reason)")
         }
         let dir = open(blobs.path, O_RDONLY)
         if dir >= 0 { fsync(dir); close(dir) }
@@ -353,5 +345,33 @@ public final class Outbox: Sendable {
                            arguments: [state.rawValue, attempts, error, now().timeIntervalSince1970, id])
             return state
         }
+    }
+}
+
+/// Files that are either complete or absent: written to a temporary name with mode 0600, fsynced,
+/// then renamed into place.
+enum DurableFile {
+    /// Nil on success, else the reason (the temporary file is removed).
+    static func write(_ data: Data, to path: String, temporary tmp: String, exclusive: Bool = false) -> String? {
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC), 0o600)
+        guard fd >= 0 else { return String(cString: strerror(errno)) }
+        // fchmod: the umask must not widen (or narrow) what a key file is created with.
+        let ok = fchmod(fd, 0o600) == 0 && data.withUnsafeBytes { raw -> Bool in
+            var offset = 0
+            while offset < raw.count {
+                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n <= 0 { return false }
+                offset += n
+            }
+            return fsync(fd) == 0
+        }
+        let reason = String(cString: strerror(errno))
+        close(fd)
+        guard ok, rename(tmp, path) == 0 else {
+            let why = ok ? String(cString: strerror(errno)) : reason
+            unlink(tmp)
+            return why
+        }
+        return nil
     }
 }

@@ -11,15 +11,65 @@ public struct OCROptions: Sendable {
     /// Also produce Tesseract's hOCR / TSV renderings of each page.
     public var hocr = false
     public var tsv = false
+    /// Also produce each page as ALTO (Tesseract's renderer). Like hOCR and TSV it needs OCR, so
+    /// PDF pages are then read by OCR even when they have a text layer.
+    public var alto = false
     /// The MRZ reader's settings.
     public var mrz = MRZScanOptions()
+    /// Resolution PDF pages are rendered at for OCR (and text-layer word boxes are scaled to).
+    public var pdfDPI = PDFDocument.defaultDPI
+    /// OCR every PDF page, even one with a text layer of its own.
+    public var forceOCR = false
+    /// Pages to read (1-based) of a PDF or multi-page image; nil: all.
+    public var pages: PageRanges?
 
     public init() {}
+}
+
+/// A page selection such as `1-3,5,8-` (1-based, inclusive; `8-` runs to the last page).
+public struct PageRanges: Sendable, Equatable, CustomStringConvertible {
+    public let ranges: [ClosedRange<Int>]
+    public let description: String
+
+    /// Nil when `text` is not a comma-separated list of `N`, `N-M` (N ≤ M) or `N-`, pages from 1.
+    public init?(_ text: String) {
+        var ranges: [ClosedRange<Int>] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let ends = part.trimmingCharacters(in: .whitespaces).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let low = Int(ends[0]), low >= 1 else { return nil }
+            if ends.count == 1 { ranges.append(low...low); continue }
+            if ends[1].isEmpty { ranges.append(low...Int.max); continue }
+            guard let high = Int(ends[1]), high >= low else { return nil }
+            ranges.append(low...high)
+        }
+        self.ranges = ranges
+        description = text
+    }
+
+    public func contains(_ page: Int) -> Bool { ranges.contains { $0.contains(page) } }
+
+    /// The selected pages of a document of `count`, in order; an error naming the file when none is.
+    func select(from count: Int, path: String) throws(OCRError) -> [Int] {
+        let pages = (1...max(1, count)).filter(contains)
+        guard !pages.isEmpty else {
+            throw OCRError(.emptyImage, path: path, "no page in \(description): the document has \(count) page\(count == 1 ? "" : "s")")
+        }
+        return pages
+    }
+}
+
+/// Where a page's text came from.
+public enum PageSource: String, Sendable, Codable {
+    /// Recognised by Tesseract from the image (every image page; PDF pages rendered first).
+    case ocr
+    /// Read from a PDF page's own text layer.
+    case textLayer = "text_layer"
 }
 
 /// The result for one page.
 public struct PageResult: Sendable, Equatable {
     public var page: Int
+    public var source: PageSource = .ocr
     public var kind: DocumentKind
     public var text: String
     public var meanConfidence: Double
@@ -36,6 +86,7 @@ public struct PageResult: Sendable, Equatable {
     public var visualZoneAgreement: [String: Bool]?
     public var hocr: String?
     public var tsv: String?
+    public var alto: String?
 }
 
 public struct DocumentResult: Sendable, Equatable {
@@ -58,12 +109,41 @@ public final class OCRWorker {
     }
 
     public func process(path: String, options: OCROptions = .init()) throws(OCRError) -> DocumentResult {
+        if PDFDocument.looksLikePDF(path: path) {
+            // One page rendered at a time: a long PDF never holds more than one page image.
+            let pdf = try PDFDocument(path: path, limits: options.limits)
+            var results: [PageResult] = []
+            for i in try (options.pages?.select(from: pdf.pageCount, path: path) ?? Array(1...pdf.pageCount)).map({ $0 - 1 }) {
+                if !(options.forceOCR || options.hocr || options.tsv || options.alto), try pdf.hasTextLayer(page: i) {
+                    results.append(try textLayerPage(pdf, index: i, options: options))
+                    continue
+                }
+                let image = try pdf.render(page: i, dpi: options.pdfDPI, limits: options.limits)
+                results.append(try process(image: image, index: i + 1, options: options))
+            }
+            return DocumentResult(path: path, pages: results)
+        }
         let pages = try ImageLoader.load(path: path, limits: options.limits)
+        let selected = Set(try options.pages?.select(from: pages.count, path: path) ?? Array(1...max(1, pages.count)))
         var results: [PageResult] = []
-        for (i, page) in pages.enumerated() {
+        for (i, page) in pages.enumerated() where selected.contains(i + 1) {
             results.append(try process(image: page, index: i + 1, options: options))
         }
         return DocumentResult(path: path, pages: results)
+    }
+
+    /// A PDF page from its own text layer: no rendering, no OCR. Word boxes are in pixels at
+    /// `pdfDPI`, as if the page had been rendered; an MRZ in the text is parsed but, without
+    /// glyph evidence from an image, never `valid`.
+    func textLayerPage(_ pdf: PDFDocument, index: Int, options o: OCROptions) throws(OCRError) -> PageResult {
+        let size = try pdf.pageSize(index)
+        let words = pdf.words(page: index, dpi: o.pdfDPI)
+        var report = PreprocessReport()
+        report.resolution = Int(o.pdfDPI.rounded())
+        let page = PageText(text: try pdf.text(page: index), meanConfidence: 100, words: words,
+                            width: Int((size.width / 72 * o.pdfDPI).rounded()), height: Int((size.height / 72 * o.pdfDPI).rounded()),
+                            hocr: nil, tsv: nil, alto: nil)
+        return finish(page, source: .textLayer, index: index + 1, report: report, scanned: nil, options: o)
     }
 
     public func process(image: LeptImage, index: Int = 1, options o: OCROptions = .init()) throws(OCRError) -> PageResult {
@@ -79,7 +159,8 @@ public final class OCRWorker {
             report.steps.insert("orientation", at: 0)
         }
         let mode: PageSegmentation = o.kind == .id ? .sparse : .auto
-        var page = try text.recognize(prepared, resolution: report.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv)
+        var page = try text.recognize(prepared, resolution: report.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv, alto: o.alto,
+                                           pageNumber: index - 1)
         // Orientation only when the reading is poor: an upright page reads with high confidence and
         // never pays for OSD. Otherwise ask OSD (trusted only when confident: it misjudges small
         // cards with little text), then also try the page turned by 180°, and keep the clearly
@@ -102,7 +183,8 @@ public final class OCRWorker {
                 var turned = try Preprocessor.rotate(base, clockwise: clockwise)
                 var turnedReport = baseReport
                 if clockwise % 180 != 0 && o.preprocess.deskew { turned = try Preprocessor.deskew(turned, report: &turnedReport) }
-                let again = try text.recognize(turned, resolution: report.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv)
+                let again = try text.recognize(turned, resolution: report.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv, alto: o.alto,
+                                           pageNumber: index - 1)
                 if again.meanConfidence > page.meanConfidence + 10 && again.words.count * 2 >= page.words.count {
                     (prepared, page, report) = (turned, again, turnedReport)
                     report.rotation = (baseReport.rotation + clockwise) % 360
@@ -110,6 +192,13 @@ public final class OCRWorker {
                 }
             }
         }
+        return finish(page, source: .ocr, index: index, report: report, scanned: scanned, options: o)
+    }
+
+    /// Kind, fields and MRZ of a page's text, read by OCR or taken from a PDF's text layer
+    /// (`scanned`: the MRZ read from the image, if any).
+    private func finish(_ page: PageText, source: PageSource, index: Int, report: PreprocessReport, scanned: MRZ?,
+                        options o: OCROptions) -> PageResult {
         let lines = TextLine.group(page.words)
         let kind = o.kind ?? (scanned != nil ? .id : FieldExtractor.detectKind(page.text))
         var fields: [String: Field] = [:]
@@ -121,10 +210,10 @@ public final class OCRWorker {
         case .id: (fields, mrz, agreement) = identity(lines: lines, scanned: scanned)
         case .unknown: break
         }
-        return PageResult(page: index, kind: kind, text: page.text, meanConfidence: (page.meanConfidence * 10).rounded() / 10,
+        return PageResult(page: index, source: source, kind: kind, text: page.text, meanConfidence: (page.meanConfidence * 10).rounded() / 10,
                           words: page.words, width: page.width, height: page.height, preprocessing: report, fields: fields,
                           pairs: FieldExtractor.pairs(lines, kind: kind),
-                          mrz: mrz, visualZoneAgreement: agreement, hocr: page.hocr, tsv: page.tsv)
+                          mrz: mrz, visualZoneAgreement: agreement, hocr: page.hocr, tsv: page.tsv, alto: page.alto)
     }
 
     /// ID fields: the MRZ read from the image is authoritative when it is valid; otherwise the

@@ -50,6 +50,8 @@ public struct PageText: Sendable, Equatable {
     public var height: Int
     public var hocr: String?
     public var tsv: String?
+    /// The page as an ALTO `<Page>` element (Tesseract's ALTO renderer, pixel units).
+    public var alto: String?
 }
 
 /// A Tesseract handle. Owns its `TessBaseAPI*`; initialised once, reused page after page
@@ -124,7 +126,7 @@ final class TesseractHandle {
     }
 
     func recognize(_ image: LeptImage, resolution: Int, mode: PageSegmentation, rectangle: BoundingBox? = nil,
-                   hocr: Bool = false, tsv: Bool = false) throws(OCRError) -> PageText {
+                   hocr: Bool = false, tsv: Bool = false, alto: Bool = false, pageNumber: Int = 0) throws(OCRError) -> PageText {
         TessBaseAPISetPageSegMode(api, TessPageSegMode(rawValue: UInt32(mode.rawValue)))
         TessBaseAPISetImage2(api, image.pix)
         TessBaseAPISetSourceResolution(api, Int32(resolution))
@@ -157,18 +159,14 @@ final class TesseractHandle {
             text = String(cString: t)
             TessDeleteText(t)
         }
-        var hocrText: String?
-        if hocr, let h = TessBaseAPIGetHOCRText(api, 0) {
-            hocrText = String(cString: h)
-            TessDeleteText(h)
-        }
-        var tsvText: String?
-        if tsv, let s = TessBaseAPIGetTsvText(api, 0) {
-            tsvText = String(cString: s)
-            TessDeleteText(s)
+        /// A rendering Tesseract allocated, as a String (freed).
+        func take(_ wanted: Bool, _ make: (OpaquePointer?, Int32) -> UnsafeMutablePointer<CChar>?) -> String? {
+            guard wanted, let p = make(api, Int32(pageNumber)) else { return nil }
+            defer { TessDeleteText(p) }
+            return String(cString: p)
         }
         let mean = words.isEmpty ? 0 : words.reduce(0) { $0 + $1.confidence } / Double(words.count)
         return PageText(text: text, meanConfidence: mean, words: words, width: image.width, height: image.height,
-                        hocr: hocrText, tsv: tsvText)
+                        hocr: take(hocr, TessBaseAPIGetHOCRText), tsv: take(tsv, TessBaseAPIGetTsvText), alto: take(alto, TessBaseAPIGetAltoText))
     }
 }

@@ -87,7 +87,7 @@ struct APIResponder: HTTPResponder {
     func respond(to request: Request, context: ServerContext) async throws -> Response {
         let path = request.uri.path
         if path == "/healthz" { return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
-        let isAPI = path.hasPrefix(APIPath.trpc + "/") || path == APIPath.upload
+        let isAPI = path.hasPrefix(APIPath.trpc + "/") || path == APIPath.upload || path == APIPath.sealSubmit
         let faults = configuration.faults
         if isAPI {
             if faults.latencyMs > 0 {
@@ -120,6 +120,7 @@ struct APIResponder: HTTPResponder {
     private func handle(_ request: Request, context: ServerContext, path: String) async throws -> Response {
         do {
             if path == APIPath.upload { return try await upload(request, context: context) }
+            if path == APIPath.sealSubmit { return try await sealSubmit(request) }
             if path.hasPrefix(APIPath.trpc + "/") { return try await trpc(request, procedure: procedureName(path)!) }
             throw TRPCError(.notFound, "no route for \(path)")
         } catch let error as TRPCError {
@@ -131,14 +132,15 @@ struct APIResponder: HTTPResponder {
     }
 
     private func procedureName(_ path: String) -> String? {
-        path.hasPrefix(APIPath.trpc + "/") ? String(path.dropFirst(APIPath.trpc.count + 1)) : (path == APIPath.upload ? "upload" : nil)
+        if path.hasPrefix(APIPath.trpc + "/") { return String(path.dropFirst(APIPath.trpc.count + 1)) }
+        return path == APIPath.upload ? "upload" : path == APIPath.sealSubmit ? "submit" : nil
     }
 
     // MARK: tRPC
 
     private func trpc(_ request: Request, procedure: String) async throws -> Response {
-        let isQuery = [Procedure.userMe, Procedure.listEnrollments].contains(procedure)
-        let isMutation = [Procedure.createEnrollment, Procedure.submitScan].contains(procedure)
+        let isQuery = [Procedure.userMe, Procedure.listEnrollments, Procedure.sealLookup].contains(procedure)
+        let isMutation = [Procedure.createEnrollment, Procedure.submitScan, Procedure.sealProvision].contains(procedure)
         guard isQuery || isMutation else { throw TRPCError(.notFound, "No procedure found on path \"\(procedure)\"") }
         if request.uri.queryParameters["batch"] != nil { throw TRPCError(.badRequest, "batch calls are not supported by this server") }
         var input: JSONValue = .null
@@ -179,6 +181,10 @@ struct APIResponder: HTTPResponder {
                 cursor = v
             }
             data = JSONValue(encoding: try store.enrollments(user: claims.sub, limit: limit, after: cursor))!
+        case Procedure.sealProvision:
+            data = try sealProvision(input, user: claims.sub)
+        case Procedure.sealLookup:
+            data = try sealLookup(input)
         case Procedure.createEnrollment:
             let e = try decode(CreateEnrollmentInput.self, input)
             try validate(e, user: claims.sub)
@@ -199,7 +205,7 @@ struct APIResponder: HTTPResponder {
         }
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, _ input: JSONValue) throws -> T {
+    func decode<T: Decodable>(_ type: T.Type, _ input: JSONValue) throws -> T {
         do { return try JSONDecoder().decode(T.self, from: input.data) } catch let DecodingError.keyNotFound(key, ctx) {
             throw TRPCError(.badRequest, "input: missing \(Self.path(ctx.codingPath + [key]))")
         } catch let DecodingError.typeMismatch(_, ctx) {
@@ -300,7 +306,7 @@ struct APIResponder: HTTPResponder {
 
     // MARK: Helpers
 
-    private func authenticate(_ request: Request) throws -> DevToken.Claims {
+    func authenticate(_ request: Request) throws -> DevToken.Claims {
         guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
             throw TRPCError(.unauthorized, "missing bearer token")
         }
@@ -311,7 +317,7 @@ struct APIResponder: HTTPResponder {
         }
     }
 
-    private func collect(_ request: Request, limit: Int) async throws -> Data {
+    func collect(_ request: Request, limit: Int) async throws -> Data {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
             throw TRPCError(.payloadTooLarge, "body of \(length) bytes is larger than the \(limit)-byte limit")
         }
@@ -324,7 +330,7 @@ struct APIResponder: HTTPResponder {
         }
     }
 
-    private func json(_ status: HTTPResponse.Status, _ value: JSONValue) -> Response {
+    func json(_ status: HTTPResponse.Status, _ value: JSONValue) -> Response {
         var buffer = ByteBuffer()
         buffer.writeBytes(value.data)
         return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: buffer))

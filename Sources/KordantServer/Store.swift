@@ -54,6 +54,7 @@ final class Store: Sendable {
                     UNIQUE (user, client_request_id));
                 """)
         }
+        Self.registerSealMigration(&migrator)
         try migrator.migrate(db)
     }
 

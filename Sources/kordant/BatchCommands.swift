@@ -180,17 +180,24 @@ struct BatchOCR: AsyncParsableCommand {
     var words = false
     @Option(name: .long, help: "Refuse images above this many megapixels (checked from the header).")
     var maxMegapixels: Int = 100
+    @Flag(name: .long, help: "OCR every PDF page, even one that has a text layer of its own (default: use the text layer).")
+    var forceOCR = false
+    @Option(name: .long, help: "Pages to read of a PDF or multi-page TIFF, e.g. 1-3,5,8- (default: all).")
+    var pages: String?
     @OptionGroup var submission: SubmitOptions
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
         guard kind == "auto" || DocumentKind(rawValue: kind) != nil else { throw ValidationError("--kind must be auto, deed, id or optout") }
+        if let pages, PageRanges(pages) == nil { throw ValidationError("--pages must look like 1-3,5,8- (pages from 1)") }
     }
 
     func run() async throws {
         var options = OCROptions()
         options.kind = DocumentKind(rawValue: kind)
         options.limits = ImageLimits(maxPixels: maxMegapixels * 1_000_000)
+        options.forceOCR = forceOCR
+        options.pages = pages.flatMap(PageRanges.init)
         let base = options
         let words = words, submit = submission.submit
         try await runBatch("batch ocr", options: batch, submission: submission, common: common,

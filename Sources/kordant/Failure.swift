@@ -38,7 +38,7 @@ func reportingErrors(json: Bool, _ body: () throws -> Void) throws {
     }
 }
 
-private func fail(code: String, file: String?, message: String, exit: Int32, json: Bool) -> Never {
+func fail(code: String, file: String?, message: String, exit: Int32, json: Bool) -> Never {
     if json {
         var object: [String: String] = ["code": code, "message": message]
         object["file"] = file

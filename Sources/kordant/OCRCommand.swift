@@ -83,6 +83,8 @@ struct OCRJSON {
     }
     struct Page: Encodable {
         let page: Int
+        /// `ocr` or `text_layer` (a PDF page's own text).
+        let source: String
         let kind: String
         let text: String
         let mean_confidence: Double
@@ -108,7 +110,7 @@ struct OCRJSON {
         let r = p.preprocessing
         func r2(_ f: Float?) -> Double? { f.map { (Double($0) * 100).rounded() / 100 } }
         return Page(
-            page: p.page, kind: p.kind.rawValue, text: p.text, mean_confidence: p.meanConfidence, width: p.width, height: p.height,
+            page: p.page, source: p.source.rawValue, kind: p.kind.rawValue, text: p.text, mean_confidence: p.meanConfidence, width: p.width, height: p.height,
             preprocessing: Preprocessing(steps: r.steps, rotation: r.rotation, orientation_confidence: r2(r.orientationConfidence),
                                          skew_angle: r2(r.skewAngle), skew_confidence: r2(r.skewConfidence),
                                          scale: Output.r3(r.scale), text_height: r.textHeight, resolution: r.resolution),
@@ -137,7 +139,7 @@ struct OCRJSON {
 }
 
 struct OCR: AsyncParsableCommand {
-    enum Format: String, ExpressibleByArgument, CaseIterable { case json, text, tsv, hocr }
+    enum Format: String, ExpressibleByArgument, CaseIterable { case json, text, tsv, hocr, alto }
 
     static let configuration = CommandConfiguration(
         abstract: "OCR scans (PNG, JPEG, TIFF incl. multi-page, PNM, BMP, WebP) and extract deed, ID (MRZ) and opt-out fields.",
@@ -152,12 +154,16 @@ struct OCR: AsyncParsableCommand {
     var files: [String]
     @Option(name: .long, help: "auto (detect from the text), deed, id or optout.")
     var kind: String = "auto"
-    @Option(name: .long, help: "json, text, tsv (Tesseract's columns) or hocr.")
+    @Option(name: .long, help: "json, text, tsv (Tesseract's columns), hocr, or alto (one ALTO v3 XML document per file).")
     var format: Format = .json
     @Option(name: .shortAndLong, help: "Worker threads (default: number of cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
     @Flag(name: .long, help: "OCR the image as loaded, without preprocessing.")
     var raw = false
+    @Flag(name: .long, help: "OCR every PDF page, even one that has a text layer of its own (default: use the text layer).")
+    var forceOCR = false
+    @Option(name: .long, help: "Pages to read of a PDF or multi-page TIFF, e.g. 1-3,5,8- (default: all).")
+    var pages: String?
     @Flag(name: .long, inversion: .prefixedNo, help: "Detect page orientation with Tesseract OSD.")
     var orientation = true
     @Flag(name: .long, help: "Also binarise with Sauvola (off by default: it did not help on our scans).")
@@ -173,6 +179,7 @@ struct OCR: AsyncParsableCommand {
         guard !files.isEmpty else { throw ValidationError("give at least one image") }
         if submission.queueOnly && !submission.submit { throw ValidationError("--queue-only goes with --submit") }
         guard kind == "auto" || DocumentKind(rawValue: kind) != nil else { throw ValidationError("--kind must be auto, deed, id or optout") }
+        if let pages, PageRanges(pages) == nil { throw ValidationError("--pages must look like 1-3,5,8- (pages from 1)") }
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be 1…256") }
         guard maxMegapixels >= 1 else { throw ValidationError("--max-megapixels must be positive") }
     }
@@ -182,11 +189,14 @@ struct OCR: AsyncParsableCommand {
         var options = OCROptions()
         options.kind = kind == "auto" ? nil : DocumentKind(rawValue: kind)
         options.preprocess = raw ? .none : PreprocessOptions()
+        options.forceOCR = forceOCR
+        options.pages = pages.flatMap(PageRanges.init)
         options.preprocess.orientation = !raw && orientation
         options.preprocess.binarize = binarize
         options.limits = ImageLimits(maxPixels: maxMegapixels * 1_000_000)
         options.hocr = format == .hocr
         options.tsv = format == .tsv
+        options.alto = format == .alto
         let logger = Logger(label: "kordant.ocr")
         logger.debug("OpenMP thread limit \(OpenMPGuard.threadLimit().map(String.init) ?? "n/a"), \(jobs) workers")
         let engine = OCREngine(jobs: jobs)
@@ -208,6 +218,7 @@ struct OCR: AsyncParsableCommand {
                 case .text: print(doc.pages.map(\.text).joined(separator: "\u{0C}\n"), terminator: "")
                 case .tsv: print(doc.pages.compactMap(\.tsv).joined(), terminator: "")
                 case .hocr: print(doc.pages.compactMap(\.hocr).joined(), terminator: "")
+                case .alto: print(ALTO.document(file: doc.path, pages: doc.pages.compactMap(\.alto)), terminator: "")
                 }
             case .failure(let error):
                 if format == .json {
@@ -218,9 +229,7 @@ struct OCR: AsyncParsableCommand {
             }
         }
         if submission.submit, !toSubmit.isEmpty {
-            let outcome = try await Submitting.submit(toSubmit, to: try Submitting.openOutbox(submission.client), client: submission.client,
-                                                      queueOnly: submission.queueOnly)
-            FileHandle.standardError.write(Data((Submitting.describe(outcome) + "\n").utf8))
+            try await submission.send(toSubmit)
         }
         if let firstFailure { throw ExitCode(firstFailure) }
     }
@@ -232,4 +241,33 @@ struct ErrorLine: Encodable {
     struct Detail: Encodable { let code, file, message: String }
     let file: String
     let error: Detail
+}
+
+/// An ALTO v3 document around Tesseract's per-page `<Page>` elements (the header and footer its
+/// own ALTO renderer writes).
+enum ALTO {
+    static func document(file: String, pages: [String]) -> String {
+        let name = file.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <alto xmlns="http://www.loc.gov/standards/alto/ns-v3#" xmlns:xlink="http://www.w3.org/1999/xlink" \
+            xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
+            xsi:schemaLocation="http://www.loc.gov/standards/alto/ns-v3# http://www.loc.gov/alto/v3/alto-3-0.xsd">
+            \t<Description>
+            \t\t<MeasurementUnit>pixel</MeasurementUnit>
+            \t\t<sourceImageInformation>
+            \t\t\t<fileName>\(name)</fileName>
+            \t\t</sourceImageInformation>
+            \t\t<OCRProcessing ID="OCR_0">
+            \t\t\t<ocrProcessingStep>
+            \t\t\t\t<processingSoftware>
+            \t\t\t\t\t<softwareName>kordant (tesseract)</softwareName>
+            \t\t\t\t</processingSoftware>
+            \t\t\t</ocrProcessingStep>
+            \t\t</OCRProcessing>
+            \t</Description>
+            \t<Layout>
+
+            """ + pages.joined() + "\t</Layout>\n</alto>\n"
+    }
 }

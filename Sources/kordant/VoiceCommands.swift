@@ -119,6 +119,12 @@ struct SubmitOptions: ParsableArguments {
     @Flag(name: .long, help: "With --submit: only queue; deliver later with `kordant outbox flush`.")
     var queueOnly = false
     @OptionGroup(title: "Backend (with --submit)") var client: ClientOptions
+
+    /// Queues `items` in the outbox, delivers them unless `--queue-only`, and says so on stderr.
+    func send(_ items: [(OutboxPayload, [OutboxFile])]) async throws {
+        let outcome = try await Submitting.submit(items, to: try Submitting.openOutbox(client), client: client, queueOnly: queueOnly)
+        FileHandle.standardError.write(Data((Submitting.describe(outcome) + "\n").utf8))
+    }
 }
 
 struct Enroll: AsyncParsableCommand {
@@ -229,9 +235,7 @@ extension Enroll {
             FileHandle.standardError.write(Data("submit: not submitted: a sample has no speech features\n".utf8))
             return
         }
-        let outcome = try await Submitting.submit([item], to: try Submitting.openOutbox(submission.client), client: submission.client,
-                                                  queueOnly: submission.queueOnly)
-        FileHandle.standardError.write(Data((Submitting.describe(outcome) + "\n").utf8))
+        try await submission.send([item])
     }
 }
 

@@ -1,4 +1,8 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import KordantTestSupport
 import Testing
 
 /// `kordant ocr` end to end on TestDocuments (the CLI runs Tesseract with OMP_THREAD_LIMIT=1; an
@@ -201,6 +205,43 @@ enum OCRRun {
         #expect(brokers == ["PeopleFinderHub", "Spokeo"])
     }
 
+    /// PDFs: a page's own text layer or OCR of the rendered page, page selection, and refusals
+    /// with their exit codes.
+    @Test func pdfPages() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kordant-cli-pdf-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("two.pdf").path
+        try PDFBuilder.pdf([.init(text: "Opt-out request 5150"), .init(text: nil)]).write(to: URL(fileURLWithPath: path))
+        let r = try CLI.run(["ocr", path, "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let pages = try #require((try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["pages"] as? [[String: Any]])
+        #expect(pages.map { $0["source"] as? String } == ["text_layer", "ocr"] && pages.map { $0["width"] as? Int } == [2550, 2550])
+        #expect((pages[0]["text"] as? String)?.contains("Opt-out request 5150") == true)
+        let forced = try CLI.run(["ocr", path, "--json", "--force-ocr", "--pages", "1"])
+        #expect(forced.status == 0 && forced.stdout.contains("\"source\":\"ocr\"") && forced.stdout.contains("5150"), "\(forced.stderr)")
+        let none = try CLI.run(["ocr", path, "--pages", "3-"])
+        #expect(none.status == 43 && none.stderr.contains("\(path): no page in 3-: the document has 2 pages [empty_image]"), "\(none.stderr)")
+        #expect(try CLI.run(["ocr", path, "--pages", "0"]).status == 64)
+        let damaged = dir.appendingPathComponent("damaged.pdf").path
+        try Data("%PDF-1.4\n1 0 obj <<".utf8).write(to: URL(fileURLWithPath: damaged))
+        let broken = try CLI.run(["ocr", damaged])
+        #expect(broken.status == 41 && broken.stderr.contains("\(damaged): not a PDF poppler can read") && !broken.stderr.contains("Syntax"),
+                "\(broken.stderr)")
+        // ALTO: one XML document, a Page per page (numbered), OCR even for the text-layer page.
+        let alto = try CLI.run(["ocr", path, "--format", "alto"])
+        #expect(alto.status == 0 && alto.stdout.hasPrefix("<?xml") && alto.stdout.contains("CONTENT=\"5150\""), "\(alto.stderr)")
+        let parsed = XMLParser(data: Data(alto.stdout.utf8))
+        let pageIds = ALTOPages()
+        parsed.delegate = pageIds
+        #expect(parsed.parse() && pageIds.ids == ["page_0", "page_1"], "\(pageIds.ids)")
+        // A 200-inch page without a text layer is refused from its size, before rendering.
+        let huge = dir.appendingPathComponent("huge.pdf").path
+        try PDFBuilder.pdf([.init(text: nil, width: 14_400, height: 14_400)]).write(to: URL(fileURLWithPath: huge))
+        let large = try CLI.run(["ocr", huge])
+        #expect(large.status == 42 && large.stderr.contains("page 1 at 300 DPI: 60000 × 60000"), "\(large.stderr)")
+    }
+
     @Test func otherFormats() throws {
         for format in ["text", "tsv", "hocr"] {
             let r = try CLI.run(["ocr", "--format", format, "TestDocuments/deed_warranty.clean.png"])
@@ -233,5 +274,14 @@ enum OCRRun {
         // Main thread, the async command's thread, one worker, Dispatch's signal/timer threads; an
         // OpenMP team would add one per core beyond the first.
         #expect(most <= 5, "\(most) threads")
+    }
+}
+
+/// Collects the ids of an ALTO document's `Page` elements (and proves it parses as XML).
+final class ALTOPages: NSObject, XMLParserDelegate {
+    var ids: [String] = []
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        if name == "Page", let id = attributes["ID"] { ids.append(id) }
     }
 }

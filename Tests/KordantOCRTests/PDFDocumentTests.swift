@@ -1,0 +1,81 @@
+import Foundation
+@testable import KordantOCR
+import KordantTestSupport
+import Testing
+
+/// PDFs through poppler: the text layer, rendering, and refusals (PDFs made at run time by
+/// ``PDFBuilder``).
+@Suite struct PDFDocumentTests {
+    typealias Page = PDFBuilder.Page
+    static func write(_ data: Data, _ name: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("kordant-pdf-\(getpid())-\(name)").path
+        try data.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func textLayerAndRenderedPages() throws {
+        let path = try Self.write(PDFBuilder.pdf([Page(text: "Kordant deed 4417"), Page(text: nil, width: 842, height: 595)]), "two.pdf")
+        let doc = try PDFDocument(path: path)
+        #expect(doc.pageCount == 2)
+        #expect(try doc.text(page: 0).contains("Kordant deed 4417"))
+        #expect(try doc.hasTextLayer(page: 0) && !doc.hasTextLayer(page: 1))
+        #expect(try doc.pageSize(1) == (842, 595))
+        let image = try doc.render(page: 0, dpi: 150)
+        #expect(image.width == 1275 && image.height == 1650 && image.depth == 32 && image.resolution == 150)
+        // The rendered page reads back through the OCR engine as what the text layer says.
+        let page = try OCRWorker().process(image: image)
+        #expect(page.text.contains("Kordant deed 4417"), "\(page.text)")
+        #expect(try doc.render(page: 1, dpi: 72).width == 842)
+    }
+
+    /// `OCRWorker.process(path:)` takes a PDF: a page with a text layer is read from it (unless
+    /// `forceOCR`), a page without one is rendered and OCR'd; pages in order.
+    @Test func workerReadsEveryPageOfAPDF() throws {
+        let path = try Self.write(PDFBuilder.pdf([Page(text: "First page 1001"), Page(text: nil), Page(text: "Third page 3003")]), "worker.pdf")
+        var options = OCROptions()
+        options.pdfDPI = 150
+        let worker = try OCRWorker()
+        let result = try worker.process(path: path, options: options)
+        #expect(result.pages.map(\.page) == [1, 2, 3] && result.pages.allSatisfy { $0.width == 1275 && $0.height == 1650 })
+        #expect(result.pages.map(\.source) == [.textLayer, .ocr, .textLayer])
+        #expect(result.pages[0].text.contains("First page 1001") && result.pages[2].text.contains("Third page 3003"),
+                "\(result.pages.map(\.text))")
+        // The text layer's words carry boxes in pixels at 150 DPI: 36 pt Helvetica at (72, 792 − 120) pt.
+        let first = try #require(result.pages[0].words.first)
+        #expect(first.text == "First" && first.confidence == 100 && abs(first.box.x - 150) <= 2 && first.box.height > 30 && first.box.height < 90,
+                "\(first)")
+        // A page selection keeps the document's page numbers; one that selects nothing is refused.
+        options.pages = PageRanges("2-")
+        #expect(try worker.process(path: path, options: options).pages.map(\.page) == [2, 3])
+        options.pages = PageRanges("1,3")
+        #expect(try worker.process(path: path, options: options).pages.map(\.source) == [.textLayer, .textLayer])
+        options.pages = PageRanges("4-9")
+        #expect(throws: OCRError(.emptyImage, path: path, "no page in 4-9: the document has 3 pages")) { try worker.process(path: path, options: options) }
+        #expect(PageRanges("3-2") == nil && PageRanges("0") == nil && PageRanges("a") == nil && PageRanges("1,,2") == nil)
+        options.pages = nil
+        options.forceOCR = true
+        let forced = try worker.process(path: path, options: options)
+        #expect(forced.pages.allSatisfy { $0.source == .ocr })
+        #expect(forced.pages[0].text.contains("First page 1001") && forced.pages[2].text.contains("Third page 3003"))
+        #expect(PDFDocument.looksLikePDF(path: path) && !PDFDocument.looksLikePDF(path: "/nonexistent"))
+    }
+
+    @Test func refusals() throws {
+        #expect(throws: OCRError(.notFound, path: "/nonexistent.pdf", "no such file")) { try PDFDocument(path: "/nonexistent.pdf") }
+        let garbage = try Self.write(Data("this is not a PDF at all\n".utf8), "garbage.pdf")
+        #expect { try PDFDocument(path: garbage) } throws: { ($0 as? OCRError)?.kind == .unreadable }
+        let two = try Self.write(PDFBuilder.pdf([Page(text: "a"), Page(text: "b")]), "pages.pdf")
+        var limits = ImageLimits()
+        limits.maxPages = 1
+        #expect { try PDFDocument(path: two, limits: limits) } throws: {
+            ($0 as? OCRError).map { $0.kind == .tooLarge && $0.detail == "2 pages (limit 1)" } ?? false
+        }
+        // A 200 000-point (2.8 km) page is refused from its size, before anything is rendered.
+        let huge = try Self.write(PDFBuilder.pdf([Page(text: "x", width: 200_000, height: 200_000)]), "huge.pdf")
+        let doc = try PDFDocument(path: huge)
+        #expect { try doc.render(page: 0) } throws: {
+            ($0 as? OCRError).map { $0.kind == .tooLarge && $0.detail.hasPrefix("page 1 at 300 DPI: ") } ?? false
+        }
+        #expect { try doc.text(page: 5) } throws: { ($0 as? OCRError)?.kind == .unreadable }
+    }
+}
