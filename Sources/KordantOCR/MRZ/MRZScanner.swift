@@ -56,7 +56,24 @@ enum MRZScanner {
                 }
             }
         }
-        guard let best, best.distance <= options.maxMeanDistance else { return nil }
+        guard var best else { return nil }
+        // A line counted one cell off from its partner (its first or last glyph missed by the
+        // locator) reads shifted: try each line one cell either way, kept only for a clear gain
+        // (a shift drops the glyph at one end and adds whatever lies past the other).
+        let grids = best.flipped ? best.band.lines.reversed() : best.band.lines
+        for i in grids.indices {
+            var lineMatched = matched([best.cells[i]])
+            for delta in [-1, 1] {
+                let strip = MRZStrip(gray: gray, grid: grids[i], start: best.start + delta, length: best.band.length, flipped: best.flipped)
+                let cells = MRZGlyphScorer.score(strip)
+                let m = matched([cells])
+                if m > lineMatched + 0.05 {
+                    (best.strips[i], best.cells[i], lineMatched) = (strip, cells, m)
+                }
+            }
+        }
+        best.distance = meanDistance(best.cells)
+        guard best.distance <= options.maxMeanDistance else { return nil }
         // Evidence per cell: templates, plus Tesseract's reading of the rectified lines.
         var evidence = best.cells.map { line in
             line.map { cell in cell.distances.map { $0.isFinite ? -$0 / options.glyphTemperature : -20 } }
