@@ -157,7 +157,8 @@ import Testing
         fill(20, 30, 21, 31)    // toner dot (4 px)
         fill(2, 44, 2, 44)      // single speck
         let before = mask
-        MRZGlyphScorer.despeckle(&mask, P, S)
+        var labels = [Int32](repeating: -1, count: P * S), stack: [Int] = []
+        MRZGlyphScorer.despeckle(&mask, P, S, labels: &labels, stack: &stack)
         #expect(!mask[30 * P + 20] && !mask[44 * P + 2])
         #expect(mask.indices.filter { mask[$0] } == before.indices.filter { before[$0] && ($0 % P) >= 10 && ($0 % P) <= 14 })
     }

@@ -99,6 +99,10 @@ enum MRZGlyphScorer {
         }
         var boxes: [(Int, Int, Int, Int)?] = []
         var masks: [[Bool]] = []
+        // Scratch of the speck removal, made once per strip.
+        var labels = [Int32](repeating: -1, count: P * S)
+        var stack: [Int] = []
+        stack.reserveCapacity(P * S)
         for j in 0..<strip.length {
             var mask = [Bool](repeating: false, count: P * S)
             if contrasts[j] >= 12 {
@@ -106,7 +110,7 @@ enum MRZGlyphScorer {
                     for x in 0..<P where strip.pixels[y * W + j * P + x] < thresholds[j] { mask[y * P + x] = true }
                 }
             }
-            despeckle(&mask, P, S)
+            despeckle(&mask, P, S, labels: &labels, stack: &stack)
             masks.append(mask)
             boxes.append(inkBox(mask, P, S))
         }
@@ -160,27 +164,21 @@ enum MRZGlyphScorer {
     /// pieces far smaller than the cell's largest piece. OCR-B glyphs are one piece each (a
     /// stroke broken by a pale scan leaves pieces far larger than a speck), so only dirt goes,
     /// and the glyph's ink box is no longer stretched to a dot beside it.
-    static func despeckle(_ mask: inout [Bool], _ P: Int, _ S: Int) {
-        var label = [Int32](repeating: -1, count: P * S)
+    static func despeckle(_ mask: inout [Bool], _ P: Int, _ S: Int, labels: inout [Int32], stack: inout [Int]) {
+        for i in 0..<(P * S) { labels[i] = -1 }
         var areas: [Int] = []
-        var stack: [Int] = []
-        stack.reserveCapacity(P * S)
-        for i in 0..<(P * S) where mask[i] && label[i] < 0 {
+        for i in 0..<(P * S) where mask[i] && labels[i] < 0 {
             let id = Int32(areas.count)
             var area = 0
-            label[i] = id
+            labels[i] = id
             stack.append(i)
             while let p = stack.popLast() {
                 area += 1
                 let x = p % P, y = p / P
-                for dy in -1...1 {
-                    let ny = y + dy
-                    guard ny >= 0, ny < S else { continue }
-                    for dx in -1...1 {
-                        let nx = x + dx
-                        guard nx >= 0, nx < P else { continue }
+                for ny in max(0, y - 1)...min(S - 1, y + 1) {
+                    for nx in max(0, x - 1)...min(P - 1, x + 1) {
                         let q = ny * P + nx
-                        if mask[q] && label[q] < 0 { label[q] = id; stack.append(q) }
+                        if mask[q] && labels[q] < 0 { labels[q] = id; stack.append(q) }
                     }
                 }
             }
@@ -188,9 +186,8 @@ enum MRZGlyphScorer {
         }
         guard areas.count > 1, let largest = areas.max() else { return }
         let floor = max(6, largest / 12)
-        let small = Set(areas.indices.filter { areas[$0] < floor }.map(Int32.init))
-        guard !small.isEmpty else { return }
-        for i in 0..<(P * S) where label[i] >= 0 && small.contains(label[i]) { mask[i] = false }
+        guard areas.contains(where: { $0 < floor }) else { return }
+        for i in 0..<(P * S) where labels[i] >= 0 && areas[Int(labels[i])] < floor { mask[i] = false }
     }
 
     /// 3 × 3 box blur of a template-grid image.
