@@ -83,8 +83,35 @@ public struct QualityPolicy: Sendable, Hashable, Codable {
     public var fullScaleRun = 3
     /// SNR in dB at least.
     public var minimumSNRDB = 15.0
+    /// Below-100 Hz hum or rumble at or above this level (dBFS)…
+    public var humWarningLevelDB = -55.0
+    /// …and this far above the speech-band noise is a `hum` warning (a steady broadband noise is
+    /// not hum).
+    public var humAboveNoiseDB = 10.0
+    /// Hum within this many dB of the speech level masks the voice: `too_noisy`.
+    public var humMaskingMarginDB = 10.0
+    /// A mean sample value at or above this magnitude (≈ -46 dBFS) is a `dc_offset` warning. On the
+    /// real speech set the largest is 0.001.
+    public var dcOffsetWarning = 0.005
 
     public init() {}
+}
+
+/// Something worth fixing that does not stop the recording from being used. Raw values are stable
+/// API (JSON `quality_warnings[].code`).
+public enum QualityWarningCode: String, Sendable, Codable, CaseIterable {
+    /// Mains hum or rumble below 100 Hz (removed before the SNR and the VAD).
+    case hum
+    /// The samples are not centred on zero (removed before the SNR and the VAD).
+    case dcOffset = "dc_offset"
+}
+
+/// A warning with its measured level.
+public struct QualityWarning: Sendable, Equatable, Codable {
+    public var code: QualityWarningCode
+    /// dBFS: the hum's RMS level, or the offset as 20·log10|mean|.
+    public var levelDB: Double
+    public var message: String
 }
 
 /// Why a sample fails. Raw values are stable API (JSON `reasons`).
@@ -114,6 +141,12 @@ public struct QualityReport: Sendable, Equatable {
     public var segments: [SpeechSegment]
     public var source: AudioFormatInfo
     public var policy: QualityPolicy
+    /// `hum` and `dc_offset` when present (they do not fail the check unless hum masks speech).
+    public var warnings: [QualityWarning] = []
+    /// RMS dBFS below 100 Hz away from speech (see ``VoiceActivity/humLevelDB``).
+    public var humLevelDB: Double = Decibels.floor
+    /// Mean sample value.
+    public var dcOffset: Double = 0
 }
 
 /// One streaming pass over a recording for the voice checks: what the quality check and the
@@ -208,15 +241,33 @@ public enum QualityCheck {
             fail(.clipping, String(format: "The recording is clipped (%.2f %% of samples at full scale); speak softer or move back.",
                                    input.original.clippedFraction * 100))
         }
+        let hum = activity.humLevelDB
         if let snr = activity.snrDB, !activity.segments.isEmpty, snr < p.minimumSNRDB {
             fail(.tooNoisy, String(format: "Background noise is too loud (SNR %.1f dB); record somewhere quieter.", snr))
+        } else if let level = activity.speechLevelDB, !activity.segments.isEmpty, hum > level - p.humMaskingMarginDB {
+            fail(.tooNoisy, String(format: "Low-frequency hum (%.1f dBFS) is nearly as loud as the speech (%.1f dBFS); "
+                                   + "move away from mains-powered equipment or fans.", hum, level))
         }
-        let report = QualityReport(
+        var warnings: [QualityWarning] = []
+        if hum >= p.humWarningLevelDB && hum >= activity.noiseLevelDB + p.humAboveNoiseDB {
+            warnings.append(QualityWarning(code: .hum, levelDB: hum, message: String(
+                format: "Hum or rumble below 100 Hz at %.1f dBFS (removed before the checks); mains-powered equipment, fans or handling noise.", hum)))
+        }
+        if abs(activity.dcOffset) >= p.dcOffsetWarning {
+            let level = Decibels.amplitude(abs(activity.dcOffset))
+            warnings.append(QualityWarning(code: .dcOffset, levelDB: level, message: String(
+                format: "The signal has a DC offset of %.4f (%.1f dBFS; removed before the checks); the microphone input may be faulty.",
+                activity.dcOffset, level)))
+        }
+        var report = QualityReport(
             reasons: reasons, messages: messages, durationSeconds: duration, speechSeconds: activity.speechSeconds,
             speechRatio: duration > 0 ? activity.speechSeconds / duration : 0, speechLevelDB: activity.speechLevelDB,
             peakDB: input.original.peakPower, clippedFraction: input.original.clippedFraction,
             longestFullScaleRun: input.longestFullScaleRun, snrDB: activity.snrDB, segments: activity.segments,
             source: input.source, policy: p)
+        report.warnings = warnings
+        report.humLevelDB = hum
+        report.dcOffset = activity.dcOffset
         return report
     }
 }

@@ -51,10 +51,20 @@ public struct VoiceActivity: Sendable, Equatable {
     public var speechLevelDB: Double?
     /// RMS dBFS of the non-speech frames (-160 for digital silence).
     public var noiseLevelDB: Double
+    /// RMS dBFS of what lies below 100 Hz (mains hum, rumble; DC excluded) in the non-speech
+    /// frames, or in the quietest tenth of frames when there are few pauses (-160 for none).
+    public var humLevelDB: Double = Decibels.floor
+    /// Mean of the samples (a DC offset), in full-scale units.
+    public var dcOffset: Double = 0
 }
 
 /// Frame-energy VAD with an adaptive (local-minimum) noise floor, a spectral-flatness cue, and
 /// hangover smoothing. Offline: it sees the whole clip, as enrollment checks do.
+///
+/// Everything it measures is on the signal with DC removed and high-passed at 100 Hz (4th-order
+/// Butterworth): on real recordings, hum, rumble and DC below the voice had entered the noise power
+/// and read clean speech as noisy. What was removed is reported on its own (`humLevelDB`,
+/// `dcOffset`).
 public enum VoiceActivityDetector {
     public static let maximumSNR = 100.0
 
@@ -66,15 +76,15 @@ public enum VoiceActivityDetector {
 
     /// The decisions, from per-frame summaries: full-band power, 100–7000 Hz band level (dB) and
     /// spectral flatness of every 10 ms frame of a clip of `samples` samples.
-    static func decide(power: [Double], level: [Double], flatness: [Double], hop: Int, sampleRate: Int, samples: Int,
-                       options: VADOptions) -> VoiceActivity {
+    static func decide(power: [Double], level: [Double], flatness: [Double], lowPower: [Double] = [], dcOffset: Double = 0,
+                       hop: Int, sampleRate: Int, samples: Int, options: VADOptions) -> VoiceActivity {
         let n = power.count
         guard n > 0 else {
             return VoiceActivity(sampleRate: sampleRate, frameLength: hop, speechFrames: [], segments: [],
                                  speechSeconds: 0, snrDB: nil, speechLevelDB: nil, noiseLevelDB: Decibels.floor)
         }
-        // Decisions use the 100–7000 Hz band level, so rumble, DC drift and hum below the voice do
-        // not read as activity; SNR and speech level below use full-band power.
+        // Decisions use the 100–7000 Hz band level; SNR and speech level below use the power of
+        // the high-passed signal (hum, rumble and DC are reported apart).
         let audible = level.filter { $0 > -115 }
         var speech = [Bool](repeating: false, count: n)
         if audible.count >= 3 {
@@ -98,7 +108,26 @@ public enum VoiceActivityDetector {
                 smooth(&speech, options: options)
             }
         }
-        return summarise(speech: speech, power: power, hop: hop, sampleRate: sampleRate, samples: samples)
+        var activity = summarise(speech: speech, power: power, hop: hop, sampleRate: sampleRate, samples: samples)
+        activity.dcOffset = dcOffset
+        activity.humLevelDB = humLevel(lowPower, speech: speech)
+        return activity
+    }
+
+    /// Fewer frames far from speech than this (0.3 s) and the noise floor is a percentile instead.
+    static let minimumNoiseFrames = 30
+
+    /// Level of the below-100 Hz part: median over the frames away from speech, or over the
+    /// quietest tenth of all frames when there are too few of those.
+    static func humLevel(_ low: [Double], speech: [Bool]) -> Double {
+        guard !low.isEmpty else { return Decibels.floor }
+        let n = min(low.count, speech.count)
+        var quiet = (0..<n).filter { !speech[$0] }.map { low[$0] }
+        if quiet.count < minimumNoiseFrames {
+            let sorted = low.sorted()
+            quiet = Array(sorted.prefix(max(1, sorted.count / 10)))
+        }
+        return Decibels.power(meanSquare: percentile(quiet, 0.5))
     }
 
     /// Bridge short pauses, drop blips, then widen every segment by the pre-roll and hangover.
@@ -175,12 +204,16 @@ public enum VoiceActivityDetector {
         for (a, b) in runsOf(speech) {
             for t in max(0, a - guardFrames)..<min(n, b + guardFrames) { nearSpeech[t] = true }
         }
-        var noiseFrames = (0..<n).filter { !nearSpeech[$0] }
-        if noiseFrames.isEmpty { noiseFrames = (0..<n).filter { !speech[$0] } }
+        let noiseFrames = (0..<n).filter { !nearSpeech[$0] }
         let speechFrames = (0..<n).filter { speech[$0] }
-        let noisePower = noiseFrames.isEmpty
-            ? percentile(power, 0.05)
-            : noiseFrames.reduce(0) { $0 + power[$1] } / Double(noiseFrames.count)
+        let noisePower: Double
+        if noiseFrames.count >= minimumNoiseFrames {
+            noisePower = noiseFrames.reduce(0) { $0 + power[$1] } / Double(noiseFrames.count)
+        } else {
+            // Few pauses: a handful of frames next to speech would decide the SNR (and flip it
+            // with whether the speaker paused). The noise is tracked through the speech instead.
+            noisePower = minimumStatisticsFloor(power)
+        }
         var snr: Double?
         var speechLevel: Double?
         if !speechFrames.isEmpty {
@@ -195,6 +228,23 @@ public enum VoiceActivityDetector {
         return VoiceActivity(sampleRate: sampleRate, frameLength: hop, speechFrames: speech, segments: segments,
                              speechSeconds: speechSeconds, snrDB: snr, speechLevelDB: speechLevel,
                              noiseLevelDB: Decibels.power(meanSquare: noisePower))
+    }
+
+    /// Noise power tracked through speech (minimum statistics): per frame, the minimum of the
+    /// 50 ms-smoothed level within ±0.5 s (+1.5 dB, as ``localFloor(_:window:fallback:)``), as
+    /// power, averaged over the audible frames. On the six real VoiceBank-DEMAND noisy clips, where
+    /// the VAD finds no pause, it lands within 0.2–3.5 dB of the SNR measured against their clean
+    /// originals; the clip's quietest tenth of frames (tried first) read non-stationary noise as up
+    /// to 9 dB quieter.
+    static func minimumStatisticsFloor(_ power: [Double]) -> Double {
+        let level = power.map { $0 > 1e-14 ? 10 * log10($0) : -120 }
+        let floor = localFloor(level, window: 50, fallback: -120)
+        var sum = 0.0, count = 0
+        for t in level.indices where level[t] > -115 {
+            sum += pow(10, floor[t] / 10)
+            count += 1
+        }
+        return count == 0 ? 0 : sum / Double(count)
     }
 
     static func percentile(_ values: [Double], _ q: Double) -> Double {
@@ -271,6 +321,99 @@ final class SpectralFrames {
     }
 }
 
+/// DC removal (one-pole blocker, ≈ 2.5 Hz), then a 100 Hz 4th-order Butterworth high-pass for
+/// the analysis and the matching low-pass for the hum level (two biquads each, transposed direct
+/// form II in Double: poles this close to 1 lose precision in Float), sample by sample. The
+/// low-pass is a filter of its own: the blocker output less the high-pass output is not one (the
+/// high-pass's phase leaves much of 100–500 Hz in the difference).
+struct SpeechBandFilter {
+    /// Butterworth sections at the cutoff: the high-pass numerator is norm·(1, -2, 1), the
+    /// low-pass's k²·norm·(1, 2, 1), both over (1, a1, a2).
+    private var norm: (Double, Double), a1: (Double, Double), a2: (Double, Double)
+    private let k2: Double
+    private var high: (Double, Double, Double, Double) = (0, 0, 0, 0)
+    private var low: (Double, Double, Double, Double) = (0, 0, 0, 0)
+    private var previous = 0.0, blocked = 0.0
+    private var started = false
+    private static let blockerPole = 0.999
+    /// Sum of squares of the low-passed part since the caller last cleared it, and the sum of
+    /// every input sample: running totals, so the result does not depend on how the input was cut.
+    var lowEnergy = 0.0
+    var sampleSum = 0.0
+
+    init(sampleRate: Int, cutoff: Double = 100) {
+        // Bilinear transform of the Butterworth pole pairs (Q = 1/(2 cos θ), θ = π/8, 3π/8).
+        let k = tan(Double.pi * cutoff / Double(sampleRate))
+        k2 = k * k
+        func section(_ theta: Double) -> (Double, Double, Double) {
+            let q = 1 / (2 * cos(theta))
+            let n = 1 / (1 + k / q + k * k)
+            return (n, 2 * (k * k - 1) * n, (1 - k / q + k * k) * n)
+        }
+        let s0 = section(Double.pi / 8), s1 = section(3 * Double.pi / 8)
+        norm = (s0.0, s1.0)
+        a1 = (s0.1, s1.1)
+        a2 = (s0.2, s1.2)
+    }
+
+    mutating func reset() {
+        high = (0, 0, 0, 0)
+        low = (0, 0, 0, 0)
+        previous = 0
+        blocked = 0
+        started = false
+        lowEnergy = 0
+        sampleSum = 0
+    }
+
+    /// Filters `x` into `out` (same count, high-passed), adding to ``lowEnergy`` (the low-passed
+    /// part, DC excluded) and ``sampleSum``.
+    @inline(__always)
+    mutating func process(_ x: UnsafeBufferPointer<Float>, into out: UnsafeMutablePointer<Float>) {
+        guard let src = x.baseAddress, !x.isEmpty else { return }
+        // The blocker starts as if the first sample had always been there: no step at the start.
+        if !started {
+            previous = Double(src[0])
+            started = true
+        }
+        var energy = lowEnergy, sum = sampleSum
+        var (h0, h1, h2, h3) = high
+        var (l0, l1, l2, l3) = low
+        var p = previous, d = blocked
+        let (n0, n1) = norm, (a10, a11) = a1, (a20, a21) = a2
+        let (m0, m1) = (n0 * k2, n1 * k2)
+        let r = Self.blockerPole
+        for i in 0..<x.count {
+            let v = Double(src[i])
+            sum += v
+            d = v - p + r * d
+            p = v
+            // High-pass, two sections.
+            let y0 = n0 * d + h0
+            h0 = -2 * n0 * d - a10 * y0 + h1
+            h1 = n0 * d - a20 * y0
+            let y = n1 * y0 + h2
+            h2 = -2 * n1 * y0 - a11 * y + h3
+            h3 = n1 * y0 - a21 * y
+            out[i] = Float(y)
+            // Low-pass, two sections.
+            let w0 = m0 * d + l0
+            l0 = 2 * m0 * d - a10 * w0 + l1
+            l1 = m0 * d - a20 * w0
+            let w = m1 * w0 + l2
+            l2 = 2 * m1 * w0 - a11 * w + l3
+            l3 = m1 * w0 - a21 * w
+            energy += w * w
+        }
+        high = (h0, h1, h2, h3)
+        low = (l0, l1, l2, l3)
+        previous = p
+        blocked = d
+        lowEnergy = energy
+        sampleSum = sum
+    }
+}
+
 /// ``VoiceActivityDetector`` over a clip fed block by block (any block sizes), with the same
 /// result as analysing the whole clip at once.
 ///
@@ -287,6 +430,10 @@ public final class VoiceActivityStream {
     private var power: [Double] = []
     private var level: [Double] = []
     private var flatness: [Double] = []
+    private var filter: SpeechBandFilter
+    /// Below-100 Hz power per frame, and the frame being summed.
+    private var lowPower: [Double] = []
+    private var lowCount = 0
     private static let chunk = 1 << 16
 
     public init(sampleRate: Int = EngineAudio.sampleRate, options: VADOptions = .init(), expectedSamples: Int = 0) {
@@ -294,6 +441,7 @@ public final class VoiceActivityStream {
         self.options = options
         hop = max(1, Int((Double(sampleRate) * options.frameSeconds).rounded()))
         spectral = SpectralFrames(sampleRate: sampleRate)
+        filter = SpeechBandFilter(sampleRate: sampleRate)
         window = SampleWindow(capacity: Self.chunk + 2 * (spectral.length + hop))
         reset(expectedSamples: expectedSamples)
     }
@@ -306,9 +454,13 @@ public final class VoiceActivityStream {
         power = []
         level = []
         flatness = []
+        lowPower = []
         power.reserveCapacity(frames)
         level.reserveCapacity(frames)
         flatness.reserveCapacity(frames)
+        lowPower.reserveCapacity(frames)
+        filter.reset()
+        lowCount = 0
     }
 
     /// Adds the next samples (mono, at ``sampleRate``).
@@ -317,7 +469,20 @@ public final class VoiceActivityStream {
         while offset < block.count {
             let space = window.freeSpace
             let take = min(block.count - offset, space.count)
-            space.baseAddress!.update(from: block.baseAddress! + offset, count: take)
+            // Filtered in frame-sized pieces so the below-100 Hz energy lands in its frame.
+            var done = 0
+            while done < take {
+                let n = min(take - done, hop - lowCount)
+                let piece = UnsafeBufferPointer(start: block.baseAddress! + offset + done, count: n)
+                filter.process(piece, into: space.baseAddress! + done)
+                lowCount += n
+                if lowCount == hop {
+                    lowPower.append(filter.lowEnergy / Double(hop))
+                    filter.lowEnergy = 0
+                    lowCount = 0
+                }
+                done += n
+            }
             window.didAppend(take)
             offset += take
             computeFrames(final: false)
@@ -329,8 +494,15 @@ public final class VoiceActivityStream {
     /// The clip's voice activity.
     public func finish() -> VoiceActivity {
         computeFrames(final: true)
-        let result = VoiceActivityDetector.decide(power: power, level: level, flatness: flatness, hop: hop,
-                                                  sampleRate: sampleRate, samples: window.received, options: options)
+        if lowCount > 0 {
+            lowPower.append(filter.lowEnergy / Double(lowCount))
+            filter.lowEnergy = 0
+            lowCount = 0
+        }
+        let received = window.received
+        let result = VoiceActivityDetector.decide(power: power, level: level, flatness: flatness, lowPower: lowPower,
+                                                  dcOffset: received > 0 ? filter.sampleSum / Double(received) : 0, hop: hop,
+                                                  sampleRate: sampleRate, samples: received, options: options)
         return result
     }
 

@@ -54,6 +54,11 @@ struct QualityJSON: Encodable {
     let segments: [[Double]]
     /// The source's warnings (e.g. a data size of 0xFFFFFFFF read to the end); absent when none.
     let warnings: [String]?
+    struct Warning: Encodable { let code: String; let level_db: Double; let message: String }
+    /// `hum` / `dc_offset` with their levels (empty when none).
+    let quality_warnings: [Warning]
+    /// RMS dBFS below 100 Hz away from speech, and the mean sample value.
+    let hum_db, dc_offset: Double
 
     init(_ r: QualityReport, file: String, extra: [(String, String)] = []) {
         self.file = file
@@ -73,6 +78,9 @@ struct QualityJSON: Encodable {
                         channels: r.source.channels, frames: r.source.frames)
         segments = r.segments.map { [Output.r3($0.start), Output.r3($0.end)] }
         warnings = Output.warnings(r.source.warnings)
+        quality_warnings = r.warnings.map { Warning(code: $0.code.rawValue, level_db: Output.r3($0.levelDB), message: $0.message) }
+        hum_db = Output.r3(r.humLevelDB)
+        dc_offset = Output.r6(r.dcOffset)
     }
 
     /// Human summary lines.
@@ -83,6 +91,7 @@ struct QualityJSON: Encodable {
                             speech_level_db.map { String(format: "%.1f dBFS", $0) } ?? "n/a", peak_db,
                             snr_db.map { String(format: "%.1f dB", $0) } ?? "n/a", clipped_fraction * 100))
         for m in messages { lines.append("  - \(m.code): \(m.message)") }
+        for w in quality_warnings { lines.append("  warning \(w.code): \(w.message)") }
         return lines.joined(separator: "\n")
     }
 }
