@@ -5,6 +5,8 @@ public enum Procedure {
     public static let userMe = "user.me"
     public static let createEnrollment = "voiceprint.createEnrollment"
     public static let listEnrollments = "voiceprint.listEnrollments"
+    public static let submitAnalysis = "voiceprint.submitAnalysis"
+    public static let listAnalyses = "voiceprint.listAnalyses"
     public static let submitScan = "documents.submitScan"
 }
 
@@ -114,6 +116,70 @@ public struct EnrollmentList: Codable, Sendable, Equatable {
     public var items: [EnrollmentSummary]
     public var nextCursor: String?
     public init(items: [EnrollmentSummary], nextCursor: String?) { self.items = items; self.nextCursor = nextCursor }
+}
+
+/// `voiceprint.submitAnalysis` input: one recording checked against an enrollment (what the
+/// VoicePrint screen lists in the enrollment's analysis history). The recording itself is not
+/// sent, only its SHA-256.
+public struct SubmitAnalysisInput: Codable, Sendable, Equatable {
+    public var clientRequestId: String
+    /// The enrollment: the server's id (`enr_…`) or the `clientRequestId` it was created with.
+    public var enrollmentId: String
+    public var recordingSha256: String
+    /// `match`, `no_match` or `uncertain`.
+    public var verdict: String
+    public var score: Double
+    public var sameSpeakerProbability: Double
+    public var confidence: Double
+    public var reasons: [String]
+    public var warnings: [String]
+    public var voicedS: Double
+    public var model: String
+    public init(clientRequestId: String, enrollmentId: String, recordingSha256: String, verdict: String, score: Double,
+                sameSpeakerProbability: Double, confidence: Double, reasons: [String], warnings: [String], voicedS: Double, model: String) {
+        self.clientRequestId = clientRequestId; self.enrollmentId = enrollmentId; self.recordingSha256 = recordingSha256
+        self.verdict = verdict; self.score = score; self.sameSpeakerProbability = sameSpeakerProbability; self.confidence = confidence
+        self.reasons = reasons; self.warnings = warnings; self.voicedS = voicedS; self.model = model
+    }
+}
+
+/// `voiceprint.listAnalyses` input: one enrollment's history (by either of its ids), oldest first.
+public struct ListAnalysesInput: Codable, Sendable, Equatable {
+    public var enrollmentId: String
+    public var limit: Int?
+    public var cursor: String?
+    public init(enrollmentId: String, limit: Int? = nil, cursor: String? = nil) {
+        self.enrollmentId = enrollmentId; self.limit = limit; self.cursor = cursor
+    }
+}
+
+/// One row of `voiceprint.listAnalyses`.
+public struct AnalysisSummary: Codable, Sendable, Equatable {
+    public var id: String
+    public var clientRequestId: String
+    /// The server's enrollment id.
+    public var enrollmentId: String
+    public var recordingSha256: String
+    public var verdict: String
+    public var score: Double
+    public var confidence: Double
+    public var reasons: [String]
+    public var warnings: [String]
+    public var model: String
+    public var createdAt: String
+    public init(id: String, clientRequestId: String, enrollmentId: String, recordingSha256: String, verdict: String, score: Double,
+                confidence: Double, reasons: [String], warnings: [String], model: String, createdAt: String) {
+        self.id = id; self.clientRequestId = clientRequestId; self.enrollmentId = enrollmentId; self.recordingSha256 = recordingSha256
+        self.verdict = verdict; self.score = score; self.confidence = confidence; self.reasons = reasons; self.warnings = warnings
+        self.model = model; self.createdAt = createdAt
+    }
+}
+
+/// `voiceprint.listAnalyses` output.
+public struct AnalysisList: Codable, Sendable, Equatable {
+    public var items: [AnalysisSummary]
+    public var nextCursor: String?
+    public init(items: [AnalysisSummary], nextCursor: String?) { self.items = items; self.nextCursor = nextCursor }
 }
 
 /// One extracted document field.

@@ -12,11 +12,17 @@ public struct BatchItem: Sendable, Equatable {
     public var paths: [String]
     /// Enrollment label (manifest `label`).
     public var label: String?
+    /// The enrollment file a recording is checked against (`batch verify`), resolved, and as the
+    /// manifest wrote it.
+    public var enrollment: String?
+    public var enrollmentAsWritten: String?
     /// Document kind override (manifest `kind`).
     public var kind: String?
 
-    public init(id: String, paths: [String], label: String? = nil, kind: String? = nil) {
+    public init(id: String, paths: [String], label: String? = nil, kind: String? = nil, enrollment: String? = nil,
+                enrollmentAsWritten: String? = nil) {
         self.id = id; self.paths = paths; self.label = label; self.kind = kind
+        self.enrollment = enrollment; self.enrollmentAsWritten = enrollmentAsWritten
     }
 
     /// Resume key: SHA-256 over the id and each file's content digest (a file that cannot be read
@@ -24,7 +30,8 @@ public struct BatchItem: Sendable, Equatable {
     public func key() -> String {
         var h = SHA256()
         h.update(data: Data(id.utf8))
-        for p in paths {
+        // A verification is new work when the enrollment changes too.
+        for p in paths + (enrollment.map { [$0] } ?? []) {
             h.update(data: Data([0x1F]))
             if let digest = Digest.sha256Hex(fileAt: p) {
                 h.update(data: Data(digest.utf8))
@@ -79,6 +86,20 @@ public enum BatchInput {
             items[group]!.paths.append(resolve(path, relativeTo: source))
         }
         return order.map { items[$0]! }
+    }
+
+    /// Verifications: a manifest (`.jsonl`) of `{"enrollment": "E.json", "file": "x.wav"}` per
+    /// line (paths relative to the manifest), with an optional `enrollment_id` (the backend's id of
+    /// the enrollment, kept in `label`, for submitting); the item id is the enrollment and file as written.
+    public static func verifications(from source: String) throws -> [BatchItem] {
+        guard !isDirectory(source) else { throw BatchInputError(path: source, message: "batch verify takes a manifest of {\"enrollment\", \"file\"} lines, not a folder") }
+        return try manifest(source).map { n, line in
+            let enrollment = try field(line, "enrollment", n, source)
+            let file = try field(line, "file", n, source)
+            return BatchItem(id: enrollment + "\u{1F}" + file, paths: [resolve(file, relativeTo: source)],
+                             label: line["enrollment_id"]?.stringValue, enrollment: resolve(enrollment, relativeTo: source),
+                             enrollmentAsWritten: enrollment)
+        }
     }
 
     /// Documents. A folder: every image under it (recursively, sorted). A manifest:

@@ -56,6 +56,21 @@ public enum Submissions {
         return (.scan(input), [OutboxFile(path: d.path, kind: .documentScan, contentType: contentType(for: d.path))])
     }
 
+    /// One verification as `voiceprint.submitAnalysis` input, against the enrollment the server
+    /// knows as `enrollmentId` (its id or its `clientRequestId`). The `clientRequestId` comes from
+    /// the enrollment, the recording's content and the result, so checking the same recording again
+    /// with the same outcome is a duplicate, not a second history entry. No file is sent.
+    public static func analysis(_ a: VoiceAnalysis, enrollmentId: String) throws -> (OutboxPayload, [OutboxFile]) {
+        let digest = try fileDigest(a.file)
+        let score = round6(a.score)
+        let input = SubmitAnalysisInput(
+            clientRequestId: Digest.stableID(["analysis", enrollmentId, digest, a.model, a.verdict.rawValue, String(score)]),
+            enrollmentId: enrollmentId, recordingSha256: digest, verdict: a.verdict.rawValue, score: score,
+            sameSpeakerProbability: round6(a.sameSpeakerProbability), confidence: round6(a.confidence), reasons: a.reasons,
+            warnings: a.warnings, voicedS: round6(a.voicedSeconds), model: a.model)
+        return (.analysis(input), [])
+    }
+
     static func fileDigest(_ path: String) throws -> String {
         guard let digest = Digest.sha256Hex(fileAt: path) else { throw ClientError.local("\(path): cannot read the file to submit") }
         return digest

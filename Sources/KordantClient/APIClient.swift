@@ -90,6 +90,16 @@ public final class KordantAPIClient: Sendable {
         try await mutation(Procedure.createEnrollment, input: input, as: SubmissionResult.self)
     }
 
+    /// `voiceprint.submitAnalysis`. Safe to repeat with the same `clientRequestId`.
+    public func submitAnalysis(_ input: SubmitAnalysisInput) async throws -> SubmissionResult {
+        try await mutation(Procedure.submitAnalysis, input: input, as: SubmissionResult.self)
+    }
+
+    /// `voiceprint.listAnalyses`: an enrollment's analysis history (not cached: it changes with every check).
+    public func listAnalyses(_ input: ListAnalysesInput) async throws -> AnalysisList {
+        try await query(Procedure.listAnalyses, input: JSONValue(encoding: input), as: AnalysisList.self)
+    }
+
     /// `documents.submitScan`. Safe to repeat with the same `clientRequestId`.
     public func submitScan(_ input: SubmitScanInput) async throws -> SubmissionResult {
         try await mutation(Procedure.submitScan, input: input, as: SubmissionResult.self)

@@ -103,6 +103,11 @@ public struct OutboxDelivery: Sendable {
                 throw ClientError.local("outbox item \(item.id) has a damaged payload")
             }
             return try await client.submitSeal(bundle)
+        case .analysis:
+            guard let input = try? JSONDecoder().decode(SubmitAnalysisInput.self, from: item.payload) else {
+                throw ClientError.local("outbox item \(item.id) has a damaged payload")
+            }
+            return try await client.submitAnalysis(input)
         }
     }
 }

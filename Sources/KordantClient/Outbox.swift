@@ -13,7 +13,7 @@ public struct OutboxItem: Sendable, Equatable {
         /// Gave up: refused by the server, or out of attempts. Stays until retried or purged.
         case dead
     }
-    public enum Kind: String, Sendable, Codable { case enrollment, scan, seal }
+    public enum Kind: String, Sendable, Codable { case enrollment, scan, seal, analysis }
 
     public var id: Int64
     public var kind: Kind
@@ -49,12 +49,15 @@ public enum OutboxPayload: Sendable {
     case scan(SubmitScanInput)
     /// A Birthmark bundle for `POST /api/v1/submit`; no files (only the file's hash leaves the device).
     case seal(SealBundle)
+    /// A verification result; no files (only the recording's hash leaves the device).
+    case analysis(SubmitAnalysisInput)
 
     var clientRequestId: String {
         switch self {
         case .enrollment(let e): e.clientRequestId
         case .scan(let s): s.clientRequestId
         case .seal(let b): Digest.stableID(["seal", b.digest])
+        case .analysis(let a): a.clientRequestId
         }
     }
 }
@@ -136,8 +139,8 @@ public final class Outbox: Sendable {
             throw ClientError.local("an enrollment of \(e.samples.count) samples needs \(e.samples.count) files, got \(files.count)")
         case .scan where files.count != 1:
             throw ClientError.local("a scan needs exactly one file")
-        case .seal where !files.isEmpty:
-            throw ClientError.local("a seal sends no files")
+        case .seal where !files.isEmpty, .analysis where !files.isEmpty:
+            throw ClientError.local("a seal or an analysis sends no files")
         default: break
         }
         let requestId = payload.clientRequestId
@@ -158,6 +161,7 @@ public final class Outbox: Sendable {
         case .enrollment(let e): (.enrollment, JSONValue(encoding: e)!.data)
         case .scan(let s): (.scan, JSONValue(encoding: s)!.data)
         case .seal(let b): (.seal, JSONValue(encoding: b)!.data)
+        case .analysis(let a): (.analysis, JSONValue(encoding: a)!.data)
         }
         let stamp = now().timeIntervalSince1970
         return try db.write { db in

@@ -139,8 +139,8 @@ struct APIResponder: HTTPResponder {
     // MARK: tRPC
 
     private func trpc(_ request: Request, procedure: String) async throws -> Response {
-        let isQuery = [Procedure.userMe, Procedure.listEnrollments, Procedure.sealLookup].contains(procedure)
-        let isMutation = [Procedure.createEnrollment, Procedure.submitScan, Procedure.sealProvision].contains(procedure)
+        let isQuery = [Procedure.userMe, Procedure.listEnrollments, Procedure.listAnalyses, Procedure.sealLookup].contains(procedure)
+        let isMutation = [Procedure.createEnrollment, Procedure.submitScan, Procedure.submitAnalysis, Procedure.sealProvision].contains(procedure)
         guard isQuery || isMutation else { throw TRPCError(.notFound, "No procedure found on path \"\(procedure)\"") }
         if request.uri.queryParameters["batch"] != nil { throw TRPCError(.badRequest, "batch calls are not supported by this server") }
         var input: JSONValue = .null
@@ -173,14 +173,20 @@ struct APIResponder: HTTPResponder {
             data = JSONValue(encoding: User(id: claims.sub, email: claims.email, name: claims.name))!
         case Procedure.listEnrollments:
             let list = input == .null ? ListEnrollmentsInput() : try decode(ListEnrollmentsInput.self, input)
-            let limit = list.limit ?? 50
-            guard (1...500).contains(limit) else { throw TRPCError(.badRequest, "limit must be 1…500") }
-            var cursor: Int64?
-            if let c = list.cursor {
-                guard let v = Int64(c) else { throw TRPCError(.badRequest, "invalid cursor") }
-                cursor = v
-            }
+            let (limit, cursor) = try paging(list.limit, list.cursor)
             data = JSONValue(encoding: try store.enrollments(user: claims.sub, limit: limit, after: cursor))!
+        case Procedure.listAnalyses:
+            let list = try decode(ListAnalysesInput.self, input)
+            let (limit, cursor) = try paging(list.limit, list.cursor)
+            guard let enrollment = try store.enrollmentID(user: claims.sub, reference: list.enrollmentId) else {
+                throw TRPCError(.notFound, "no enrollment \(list.enrollmentId) for this user")
+            }
+            data = JSONValue(encoding: try store.analyses(enrollmentID: enrollment, limit: limit, after: cursor))!
+        case Procedure.submitAnalysis:
+            let a = try decode(SubmitAnalysisInput.self, input)
+            let enrollment = try validate(a, user: claims.sub)
+            data = JSONValue(encoding: try outcome(store.insertAnalysis(user: claims.sub, input: a, enrollmentID: enrollment, payload: input.data),
+                                                   a.clientRequestId))!
         case Procedure.sealProvision:
             data = try sealProvision(input, user: claims.sub)
         case Procedure.sealLookup:
@@ -195,6 +201,15 @@ struct APIResponder: HTTPResponder {
             data = JSONValue(encoding: try outcome(store.insertScan(user: claims.sub, input: s, payload: input.data), s.clientRequestId))!
         }
         return json(.ok, TRPCEnvelope.success(data, transformer: configuration.transformer))
+    }
+
+    /// A list's page size (default 50, 1…500) and cursor (a row sequence number).
+    private func paging(_ limit: Int?, _ cursor: String?) throws -> (Int, Int64?) {
+        let limit = limit ?? 50
+        guard (1...500).contains(limit) else { throw TRPCError(.badRequest, "limit must be 1…500") }
+        guard let cursor else { return (limit, nil) }
+        guard let v = Int64(cursor) else { throw TRPCError(.badRequest, "invalid cursor") }
+        return (limit, v)
     }
 
     private func outcome(_ o: Store.InsertOutcome, _ clientRequestId: String) throws -> SubmissionResult {
@@ -245,6 +260,27 @@ struct APIResponder: HTTPResponder {
         guard e.consistency.inconsistent.allSatisfy({ (0..<e.samples.count).contains($0) }) else {
             throw TRPCError(.badRequest, "consistency.inconsistent names a sample that does not exist")
         }
+    }
+
+    /// Checks an analysis and returns the server id of its enrollment.
+    private func validate(_ a: SubmitAnalysisInput, user: String) throws -> String {
+        try validate(clientRequestId: a.clientRequestId)
+        guard ["match", "no_match", "uncertain"].contains(a.verdict) else { throw TRPCError(.badRequest, "verdict must be match, no_match or uncertain") }
+        guard a.score.isFinite, (-1.0001...1.0001).contains(a.score) else { throw TRPCError(.badRequest, "score must be a cosine, -1…1") }
+        guard (0...1).contains(a.confidence), (0...1).contains(a.sameSpeakerProbability) else {
+            throw TRPCError(.badRequest, "confidence and sameSpeakerProbability must be 0–1")
+        }
+        guard a.voicedS.isFinite, a.voicedS >= 0 else { throw TRPCError(.badRequest, "voicedS must be a non-negative number") }
+        guard a.recordingSha256.count == 64, a.recordingSha256.allSatisfy(\.isHexDigit) else {
+            throw TRPCError(.badRequest, "recordingSha256 must be 64 hex digits")
+        }
+        guard a.reasons.count <= 20, a.warnings.count <= 20, (a.reasons + a.warnings + [a.model]).allSatisfy({ $0.count <= 100 }) else {
+            throw TRPCError(.badRequest, "reasons, warnings and model must be short")
+        }
+        guard let enrollment = try store.enrollmentID(user: user, reference: a.enrollmentId) else {
+            throw TRPCError(.notFound, "no enrollment \(a.enrollmentId) for this user")
+        }
+        return enrollment
     }
 
     private func validate(_ s: SubmitScanInput, user: String) throws {

@@ -55,6 +55,21 @@ final class Store: Sendable {
                 """)
         }
         Self.registerSealMigration(&migrator)
+        migrator.registerMigration("analysis") { db in
+            try db.execute(sql: """
+                CREATE TABLE analysis (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    id TEXT NOT NULL UNIQUE,
+                    user TEXT NOT NULL,
+                    client_request_id TEXT NOT NULL,
+                    payload_sha256 TEXT NOT NULL,
+                    enrollment_id TEXT NOT NULL REFERENCES enrollment(id),
+                    payload TEXT NOT NULL,
+                    created_at TEXT NOT NULL,
+                    UNIQUE (user, client_request_id));
+                CREATE INDEX analysis_enrollment ON analysis (enrollment_id, seq);
+                """)
+        }
         try migrator.migrate(db)
     }
 
@@ -125,6 +140,37 @@ final class Store: Sendable {
     func insertScan(user: String, input: SubmitScanInput, payload: Data) throws -> InsertOutcome {
         try insertOnce(table: "scan", prefix: "scn", user: user, clientRequestId: input.clientRequestId, payload: payload,
                        columns: ["upload_id": input.uploadId, "kind": input.kind])
+    }
+
+    /// The server id of a user's enrollment named by its id or its `clientRequestId`.
+    func enrollmentID(user: String, reference: String) throws -> String? {
+        try db.read { db in
+            try String.fetchOne(db, sql: "SELECT id FROM enrollment WHERE user = ? AND (id = ? OR client_request_id = ?)",
+                                arguments: [user, reference, reference])
+        }
+    }
+
+    func insertAnalysis(user: String, input: SubmitAnalysisInput, enrollmentID: String, payload: Data) throws -> InsertOutcome {
+        try insertOnce(table: "analysis", prefix: "ana", user: user, clientRequestId: input.clientRequestId, payload: payload,
+                       columns: ["enrollment_id": enrollmentID])
+    }
+
+    /// An enrollment's analyses in the order they arrived; the cursor is the last row's sequence number.
+    func analyses(enrollmentID: String, limit: Int, after cursor: Int64?) throws -> AnalysisList {
+        try db.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT seq, id, client_request_id, enrollment_id, payload, created_at FROM analysis
+                WHERE enrollment_id = ? AND seq > ? ORDER BY seq LIMIT ?
+                """, arguments: [enrollmentID, cursor ?? 0, limit + 1])
+            let items = try rows.prefix(limit).map { r -> AnalysisSummary in
+                let a = try JSONDecoder().decode(SubmitAnalysisInput.self, from: Data((r["payload"] as String).utf8))
+                return AnalysisSummary(id: r["id"], clientRequestId: r["client_request_id"], enrollmentId: r["enrollment_id"],
+                                       recordingSha256: a.recordingSha256, verdict: a.verdict, score: a.score, confidence: a.confidence,
+                                       reasons: a.reasons, warnings: a.warnings, model: a.model, createdAt: r["created_at"])
+            }
+            let next: String? = rows.count > limit ? String(rows[limit - 1]["seq"] as Int64) : nil
+            return AnalysisList(items: Array(items), nextCursor: next)
+        }
     }
 
     /// Inserts a mutation's row unless its `clientRequestId` is known: the same payload again is a

@@ -16,8 +16,8 @@ extension ExitCodes {
 
 struct Batch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Batch enrollment and batch OCR over a folder or a JSON Lines manifest, on all cores, resumable and shardable.",
-        subcommands: [BatchEnroll.self, BatchOCR.self])
+        abstract: "Batch enrollment, verification and OCR over a folder or a JSON Lines manifest, on all cores, resumable and shardable.",
+        subcommands: [BatchEnroll.self, BatchVerify.self, BatchOCR.self])
 }
 
 extension Shard: ExpressibleByArgument {
@@ -162,6 +162,75 @@ struct BatchEnroll: AsyncParsableCommand {
                 workerFailed: { item, error in
                     let (e, code) = errorObject(error, fallbackFile: nil)
                     return BatchLine(object: ["group": .string(item.id), "error": e], failure: code)
+                },
+                progress: { progress.update($0) })
+        }
+    }
+}
+
+struct BatchVerify: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check many recordings against enrollments: one verdict line per manifest line.",
+        discussion: """
+            A manifest of {"enrollment": "E.json", "file": "x.wav"} lines (paths relative to the \
+            manifest; E.json is what `kordant enroll --json` prints or a `batch enroll` line). Each \
+            result line carries `enrollment` as written and the fields of `kordant verify --json`. With \
+            --submit, lines that give "enrollment_id" (the backend's id of the enrollment) send their \
+            analysis through the outbox. \
+            Exit 0 when every line was analysed (whatever the verdicts), 60 when a recording or an \
+            enrollment could not be used (its line has the error), 40 when the encoder's weights are \
+            missing or corrupt.
+            """)
+    @OptionGroup var batch: BatchOptions
+    @OptionGroup var verification: VerificationOptions
+    @Option(name: .long, help: "The speaker encoder's weights (default: $KORDANT_VOICE_ENCODER or models/voice-encoder-ge2e.bin).")
+    var weights: String?
+    @OptionGroup var submission: SubmitOptions
+    @OptionGroup var common: CommonOptions
+
+    /// Per thread: the enrollments read so far (a manifest names a few, many times).
+    final class VerifyWorker {
+        var enrollments: [String: Result<EnrollmentFile, EnrollmentFile.Problem>] = [:]
+
+        func enrollment(_ path: String) throws(EnrollmentFile.Problem) -> EnrollmentFile {
+            if let known = enrollments[path] { return try known.get() }
+            let r = Result { () throws(EnrollmentFile.Problem) in try EnrollmentFile.read(path) }
+            enrollments[path] = r
+            return try r.get()
+        }
+    }
+
+    func run() async throws {
+        let encoder = loadSpeakerEncoder(weights: weights, json: common.json)
+        let policy = verification.policy, submit = submission.submit
+        try await runBatch("batch verify", options: batch, submission: submission, common: common,
+                           items: { try BatchInput.verifications(from: batch.input) }) { runner, items, progress in
+            try runner.run(
+                items,
+                makeWorker: { () -> VerifyWorker in VerifyWorker() },
+                process: { worker, item in
+                    let fields: [(String, JSONValue)] = [("enrollment", .string(item.enrollmentAsWritten ?? ""))]
+                    let enrolled: EnrollmentFile
+                    do throws(EnrollmentFile.Problem) { enrolled = try worker.enrollment(item.enrollment ?? "") } catch {
+                        let e: JSONValue = .object(["code": .string(error.code), "message": .string(error.message),
+                                                    "file": .string(item.enrollment ?? "")])
+                        return BatchLine(json: Data("{}".utf8), fields: fields + [("file", .string(item.paths[0])), ("error", e)],
+                                         failure: error.code)
+                    }
+                    do {
+                        let a = try Verifier(encoder: encoder, voiceprint: enrolled.voiceprint, policy: policy).analyse(path: item.paths[0])
+                        let submission = submit ? item.label.flatMap { try? Submissions.analysis(a, enrollmentId: $0) } : nil
+                        return BatchLine(json: try JSONCoding.encoder.encode(Verify.Line(a)), fields: fields, submission: submission)
+                    } catch {
+                        let (e, code) = errorObject(error, fallbackFile: item.paths[0])
+                        return BatchLine(json: Data("{}".utf8), fields: fields + [("file", .string(item.paths[0])), ("error", e)], failure: code)
+                    }
+                },
+                workerFailed: { item, error in
+                    let (e, code) = errorObject(error, fallbackFile: item.paths[0])
+                    return BatchLine(object: ["enrollment": .string(item.enrollmentAsWritten ?? ""), "file": .string(item.paths[0]), "error": e],
+                                     failure: code)
                 },
                 progress: { progress.update($0) })
         }

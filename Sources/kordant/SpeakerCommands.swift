@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import KordantAudio
+import KordantBatch
+import KordantClient
 import KordantVoice
 
 /// Exit codes of the speaker commands (README): 40 the encoder's weights are missing or corrupt,
@@ -191,26 +193,37 @@ enum SpeakerBatch {
 }
 
 /// An enrollment as `kordant enroll --json` (or a `batch enroll` line) writes it.
-struct EnrollmentFile {
+struct EnrollmentFile: Sendable {
     let voiceprint: [Float]
     let model: String
 
-    static func load(_ path: String, json: Bool) -> EnrollmentFile {
-        func bad(_ message: String, _ code: String = "bad_enrollment") -> Never {
-            speakerFail(code: code, file: path, message: "\(path): \(message)", exit: SpeakerExitCodes.enrollment, json: json)
-        }
-        guard let data = FileManager.default.contents(atPath: path) else { bad("cannot read the enrollment file", "not_found") }
+    /// Why an enrollment file cannot be used (`code`: not_found, bad_enrollment, enrollment_outdated).
+    struct Problem: Error, CustomStringConvertible {
+        let code, message: String
+        var description: String { message }
+    }
+
+    static func read(_ path: String) throws(Problem) -> EnrollmentFile {
+        func bad(_ message: String, _ code: String = "bad_enrollment") -> Problem { Problem(code: code, message: "\(path): \(message)") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw bad("cannot read the enrollment file", "not_found") }
         guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            bad("not an enrollment (expected the JSON object `kordant enroll --json` prints)")
+            throw bad("not an enrollment (expected the JSON object `kordant enroll --json` prints)")
         }
-        guard let values = object["voiceprint"] as? [Double], !values.isEmpty else { bad("the enrollment has no voiceprint (did it pass?)") }
+        guard let values = object["voiceprint"] as? [Double], !values.isEmpty else { throw bad("the enrollment has no voiceprint (did it pass?)") }
         guard let model = object["model"] as? String, values.count == SpeakerEncoder.embeddingSize else {
-            bad("the enrollment was made by an older engine (MFCC voiceprint of \(values.count) values), which cannot verify a voice; enroll again with `kordant enroll`", "enrollment_outdated")
+            throw bad("the enrollment was made by an older engine (MFCC voiceprint of \(values.count) values), which cannot verify a voice; enroll again with `kordant enroll`", "enrollment_outdated")
         }
         guard model == SpeakerEncoder.modelName else {
-            bad("the enrollment's voiceprint comes from model \(model), this engine uses \(SpeakerEncoder.modelName); enroll again", "enrollment_outdated")
+            throw bad("the enrollment's voiceprint comes from model \(model), this engine uses \(SpeakerEncoder.modelName); enroll again", "enrollment_outdated")
         }
         return EnrollmentFile(voiceprint: values.map(Float.init), model: model)
+    }
+
+    /// ``read(_:)`` or the process ends with the problem (exit 45).
+    static func load(_ path: String, json: Bool) -> EnrollmentFile {
+        do { return try read(path) } catch {
+            speakerFail(code: error.code, file: path, message: error.message, exit: SpeakerExitCodes.enrollment, json: json)
+        }
     }
 }
 
@@ -233,7 +246,7 @@ struct VerificationOptions: ParsableArguments {
     }
 }
 
-struct Verify: ParsableCommand {
+struct Verify: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check recordings against an enrollment: verdict (match, no_match, uncertain), score, confidence.",
         discussion: """
@@ -248,8 +261,17 @@ struct Verify: ParsableCommand {
     var files: [String]
     @OptionGroup var verification: VerificationOptions
     @OptionGroup var speaker: SpeakerOptions
+    @Option(name: .long, help: "With --submit: the enrollment as the backend knows it (its id, or the clientRequestId it was submitted with).")
+    var enrollmentId: String?
+    @OptionGroup var submission: SubmitOptions
     @OptionGroup var common: CommonOptions
 
+    func validate() throws {
+        if submission.queueOnly && !submission.submit { throw ValidationError("--queue-only goes with --submit") }
+        if submission.submit && (enrollmentId ?? "").isEmpty { throw ValidationError("--submit needs --enrollment-id (the backend's id of the enrollment)") }
+    }
+
+    /// One analysis as JSON (`verify --json`, a `batch verify` line).
     struct Line: Encodable {
         let file: String
         let verdict: String
@@ -257,24 +279,40 @@ struct Verify: ParsableCommand {
         let confidence: Double
         let same_speaker_probability: Double
         let reasons: [String]
+        let warnings: [String]
         let voiced_s: Double
         let model: String
+
+        init(_ a: VoiceAnalysis) {
+            file = a.file
+            verdict = a.verdict.rawValue
+            score = Output.r6(a.score)
+            confidence = Output.r3(a.confidence)
+            same_speaker_probability = Output.r3(a.sameSpeakerProbability)
+            reasons = a.reasons
+            warnings = a.warnings
+            voiced_s = Output.r3(a.voicedSeconds)
+            model = a.model
+        }
     }
 
-    func run() throws {
+    func run() async throws {
         common.bootstrapLogging()
         let enrolled = EnrollmentFile.load(enrollment, json: common.json)
         let encoder = loadSpeakerEncoder(weights: speaker.weights, json: common.json)
         let verifier = Verifier(encoder: encoder, voiceprint: enrolled.voiceprint, policy: verification.policy)
         var firstFailure: Int32?
+        var toSubmit: [(OutboxPayload, [OutboxFile])] = []
         SpeakerBatch.run(files, jobs: speaker.jobs, { try verifier.analyse(path: $0) }) { file, result in
             switch result {
             case .success(let a):
+                if submission.submit, let enrollmentId {
+                    do { toSubmit.append(try Submissions.analysis(a, enrollmentId: enrollmentId)) } catch {
+                        FileHandle.standardError.write(Data("kordant: error: \(error)\n".utf8))
+                    }
+                }
                 if common.json {
-                    Output.printJSON(Line(
-                        file: a.file, verdict: a.verdict.rawValue, score: Output.r6(a.score), confidence: Output.r3(a.confidence),
-                        same_speaker_probability: Output.r3(a.sameSpeakerProbability), reasons: a.reasons,
-                        voiced_s: Output.r3(a.voicedSeconds), model: a.model))
+                    Output.printJSON(Line(a))
                 } else {
                     let why = a.reasons.isEmpty ? "" : " (\(a.reasons.joined(separator: ", ")))"
                     print("\(a.file): \(a.verdict.rawValue)\(why), score \(String(format: "%.3f", a.score)), confidence \(String(format: "%.3f", a.confidence))")
@@ -284,6 +322,7 @@ struct Verify: ParsableCommand {
                 reportFileError(file: file, error, json: common.json)
             }
         }
+        if !toSubmit.isEmpty { try await submission.send(toSubmit) }
         if let firstFailure { throw ExitCode(firstFailure) }
     }
 }

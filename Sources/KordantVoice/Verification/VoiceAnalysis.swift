@@ -26,6 +26,8 @@ public struct VoiceAnalysis: Sendable, Equatable, Codable {
     /// (`too_short`, `no_speech`, `insufficient_speech`, `clipping`, `too_quiet`, `too_noisy`) and
     /// `multiple_speakers`.
     public var reasons: [String]
+    /// What is worth fixing but does not withhold the verdict: `hum`, `dc_offset`.
+    public var warnings: [String]
     /// Seconds of speech the encoder heard (after silence trimming).
     public var voicedSeconds: Double
     /// The speaker model (embeddings of different models are not comparable).
@@ -133,6 +135,6 @@ public struct Verifier: Sendable {
         let confidence = verdict == .match ? p : verdict == .noMatch ? 1 - p : 0
         return VoiceAnalysis(
             file: file, verdict: verdict, score: score, sameSpeakerProbability: p, confidence: confidence,
-            reasons: reasons, voicedSeconds: voiced, model: SpeakerEncoder.modelName)
+            reasons: reasons, warnings: report.warnings.map(\.code.rawValue), voicedSeconds: voiced, model: SpeakerEncoder.modelName)
     }
 }
