@@ -78,6 +78,17 @@ import Testing
         let count = try await db.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM analysis") }
         #expect(count == 2)
 
+        // batch verify --submit: lines naming the backend's enrollment go to the same history.
+        let manifest = dir.appendingPathComponent("checks.jsonl").path
+        try (#"{"enrollment": "me.json", "file": "\#(audio)/speech_scot_male.wav", "enrollment_id": "\#(enrollmentID)"}"# + "\n"
+             + #"{"enrollment": "me.json", "file": "\#(audio)/speech_us_female.wav"}"# + "\n").write(toFile: manifest, atomically: true, encoding: .utf8)
+        env["KORDANT_SERVER"] = server.url
+        let batch = try Kordant.run(["batch", "verify", manifest, "--out", dir.appendingPathComponent("checks-out.jsonl").path, "--submit"],
+                                    environment: env, in: dir)
+        #expect(batch.status == 0 && batch.stderr == "submit: 1 queued; delivered 1, 0 still pending\n", "\(batch.stderr)")
+        let longer = try await client.listAnalyses(ListAnalysesInput(enrollmentId: enrollmentID))
+        #expect(longer.items.count == 3 && longer.items.last?.recordingSha256 == Digest.sha256Hex(fileAt: "\(audio)/speech_scot_male.wav"))
+
         // An analysis of an enrollment the server does not have is refused (the item would be dead).
         var unknown = first
         unknown.clientRequestId = Digest.stableID(["analysis", "unknown"])
