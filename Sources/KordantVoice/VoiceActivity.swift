@@ -321,30 +321,27 @@ final class SpectralFrames {
     }
 }
 
-/// DC removal (one-pole blocker, ≈ 2.5 Hz), then a 100 Hz 4th-order Butterworth high-pass for
-/// the analysis and the matching low-pass for the hum level (two biquads each, transposed direct
-/// form II in Double: poles this close to 1 lose precision in Float), sample by sample. The
-/// low-pass is a filter of its own: the blocker output less the high-pass output is not one (the
-/// high-pass's phase leaves much of 100–500 Hz in the difference).
+/// DC removal (one-pole blocker, ≈ 2.5 Hz), then a 100 Hz 4th-order Butterworth high-pass (two
+/// biquads, transposed direct form II in Double: poles this close to 1 lose precision in Float),
+/// sample by sample. The energy below 100 Hz is what the high-pass took away: a Butterworth
+/// high-pass and low-pass of one order and cutoff are power-complementary (|H|² + |L|² = 1), so
+/// Σd² − Σy² is the low-passed energy without running the low-pass (a third of the cost; the plain
+/// difference signal d − y is no low-pass: the high-pass's phase leaves much of 100–500 Hz in it).
 struct SpeechBandFilter {
-    /// Butterworth sections at the cutoff: the high-pass numerator is norm·(1, -2, 1), the
-    /// low-pass's k²·norm·(1, 2, 1), both over (1, a1, a2).
-    private var norm: (Double, Double), a1: (Double, Double), a2: (Double, Double)
-    private let k2: Double
+    /// Butterworth sections at the cutoff: numerator norm·(1, -2, 1) over (1, a1, a2).
+    private let norm: (Double, Double), a1: (Double, Double), a2: (Double, Double)
     private var high: (Double, Double, Double, Double) = (0, 0, 0, 0)
-    private var low: (Double, Double, Double, Double) = (0, 0, 0, 0)
     private var previous = 0.0, blocked = 0.0
     private var started = false
     private static let blockerPole = 0.999
-    /// Sum of squares of the low-passed part since the caller last cleared it, and the sum of
-    /// every input sample: running totals, so the result does not depend on how the input was cut.
+    /// Energy below 100 Hz (DC excluded) since the caller last cleared it, and the sum of every
+    /// input sample: running totals, so the result does not depend on how the input was cut.
     var lowEnergy = 0.0
     var sampleSum = 0.0
 
     init(sampleRate: Int, cutoff: Double = 100) {
         // Bilinear transform of the Butterworth pole pairs (Q = 1/(2 cos θ), θ = π/8, 3π/8).
         let k = tan(Double.pi * cutoff / Double(sampleRate))
-        k2 = k * k
         func section(_ theta: Double) -> (Double, Double, Double) {
             let q = 1 / (2 * cos(theta))
             let n = 1 / (1 + k / q + k * k)
@@ -358,7 +355,6 @@ struct SpeechBandFilter {
 
     mutating func reset() {
         high = (0, 0, 0, 0)
-        low = (0, 0, 0, 0)
         previous = 0
         blocked = 0
         started = false
@@ -366,8 +362,7 @@ struct SpeechBandFilter {
         sampleSum = 0
     }
 
-    /// Filters `x` into `out` (same count, high-passed), adding to ``lowEnergy`` (the low-passed
-    /// part, DC excluded) and ``sampleSum``.
+    /// Filters `x` into `out` (same count, high-passed), adding to ``lowEnergy`` and ``sampleSum``.
     @inline(__always)
     mutating func process(_ x: UnsafeBufferPointer<Float>, into out: UnsafeMutablePointer<Float>) {
         guard let src = x.baseAddress, !x.isEmpty else { return }
@@ -378,10 +373,8 @@ struct SpeechBandFilter {
         }
         var energy = lowEnergy, sum = sampleSum
         var (h0, h1, h2, h3) = high
-        var (l0, l1, l2, l3) = low
         var p = previous, d = blocked
         let (n0, n1) = norm, (a10, a11) = a1, (a20, a21) = a2
-        let (m0, m1) = (n0 * k2, n1 * k2)
         let r = Self.blockerPole
         for i in 0..<x.count {
             let v = Double(src[i])
@@ -396,17 +389,9 @@ struct SpeechBandFilter {
             h2 = -2 * n1 * y0 - a11 * y + h3
             h3 = n1 * y0 - a21 * y
             out[i] = Float(y)
-            // Low-pass, two sections.
-            let w0 = m0 * d + l0
-            l0 = 2 * m0 * d - a10 * w0 + l1
-            l1 = m0 * d - a20 * w0
-            let w = m1 * w0 + l2
-            l2 = 2 * m1 * w0 - a11 * w + l3
-            l3 = m1 * w0 - a21 * w
-            energy += w * w
+            energy += d * d - y * y
         }
         high = (h0, h1, h2, h3)
-        low = (l0, l1, l2, l3)
         previous = p
         blocked = d
         lowEnergy = energy
@@ -477,7 +462,8 @@ public final class VoiceActivityStream {
                 filter.process(piece, into: space.baseAddress! + done)
                 lowCount += n
                 if lowCount == hop {
-                    lowPower.append(filter.lowEnergy / Double(hop))
+                    // The difference of two sums can dip below zero when there is next to nothing.
+                    lowPower.append(max(0, filter.lowEnergy) / Double(hop))
                     filter.lowEnergy = 0
                     lowCount = 0
                 }
@@ -495,7 +481,7 @@ public final class VoiceActivityStream {
     public func finish() -> VoiceActivity {
         computeFrames(final: true)
         if lowCount > 0 {
-            lowPower.append(filter.lowEnergy / Double(lowCount))
+            lowPower.append(max(0, filter.lowEnergy) / Double(lowCount))
             filter.lowEnergy = 0
             lowCount = 0
         }
