@@ -51,8 +51,8 @@ public struct VoiceActivity: Sendable, Equatable {
     public var speechLevelDB: Double?
     /// RMS dBFS of the non-speech frames (-160 for digital silence).
     public var noiseLevelDB: Double
-    /// RMS dBFS of what lies below 100 Hz (mains hum, rumble; DC excluded) in the non-speech
-    /// frames, or in the quietest tenth of frames when there are few pauses (-160 for none).
+    /// RMS dBFS of what lies below 100 Hz (mains hum, rumble; DC excluded) over the non-speech
+    /// frames, or over the quietest tenth of frames when there are few pauses (-160 for none).
     public var humLevelDB: Double = Decibels.floor
     /// Mean of the samples (a DC offset), in full-scale units.
     public var dcOffset: Double = 0
@@ -110,7 +110,7 @@ public enum VoiceActivityDetector {
         }
         var activity = summarise(speech: speech, power: power, hop: hop, sampleRate: sampleRate, samples: samples)
         activity.dcOffset = dcOffset
-        activity.humLevelDB = humLevel(lowPower, speech: speech)
+        activity.humLevelDB = humLevel(lowPower, power: power, speech: speech)
         return activity
     }
 
@@ -118,17 +118,21 @@ public enum VoiceActivityDetector {
     /// instead (``minimumStatisticsFloor(_:)``).
     static let minimumNoiseFrames = 30
 
-    /// Level of the below-100 Hz part: median over the frames away from speech, or over the
-    /// quietest tenth of all frames when there are too few of those.
-    static func humLevel(_ low: [Double], speech: [Bool]) -> Double {
-        guard !low.isEmpty else { return Decibels.floor }
-        let n = min(low.count, speech.count)
-        var quiet = (0..<n).filter { !speech[$0] }.map { low[$0] }
-        if quiet.count < minimumNoiseFrames {
-            let sorted = low.sorted()
-            quiet = Array(sorted.prefix(max(1, sorted.count / 10)))
+    /// Level of the below-100 Hz part: its mean power over the frames without speech, or over the
+    /// quietest tenth of all frames (by speech-band power) when there are too few of those. Frames
+    /// are chosen by speech activity or speech-band power, never by the low-band estimate itself:
+    /// per frame it is a difference of two sums, noisy when it is small, and its own low
+    /// percentiles would pick that noise.
+    static func humLevel(_ low: [Double], power: [Double], speech: [Bool]) -> Double {
+        let n = min(low.count, power.count, speech.count)
+        guard n > 0 else { return Decibels.floor }
+        var frames = (0..<n).filter { !speech[$0] }
+        if frames.count < minimumNoiseFrames {
+            frames = (0..<n).sorted { power[$0] < power[$1] }
+            frames = Array(frames.prefix(max(1, n / 10)))
         }
-        return Decibels.power(meanSquare: percentile(quiet, 0.5))
+        let mean = frames.reduce(0) { $0 + low[$1] } / Double(frames.count)
+        return Decibels.power(meanSquare: max(0, mean))
     }
 
     /// Bridge short pauses, drop blips, then widen every segment by the pre-roll and hangover.
@@ -462,8 +466,9 @@ public final class VoiceActivityStream {
                 filter.process(piece, into: space.baseAddress! + done)
                 lowCount += n
                 if lowCount == hop {
-                    // The difference of two sums can dip below zero when there is next to nothing.
-                    lowPower.append(max(0, filter.lowEnergy) / Double(hop))
+                    // A difference of two sums: below zero at times when there is next to nothing
+                    // (averaged over frames before it is read as a level).
+                    lowPower.append(filter.lowEnergy / Double(hop))
                     filter.lowEnergy = 0
                     lowCount = 0
                 }
@@ -481,7 +486,7 @@ public final class VoiceActivityStream {
     public func finish() -> VoiceActivity {
         computeFrames(final: true)
         if lowCount > 0 {
-            lowPower.append(max(0, filter.lowEnergy) / Double(lowCount))
+            lowPower.append(filter.lowEnergy / Double(lowCount))
             filter.lowEnergy = 0
             lowCount = 0
         }

@@ -59,7 +59,7 @@ import Testing
                 for t in 0..<n {
                     let a = t * hop, b = min(all.count, a + hop)
                     filter.process(UnsafeBufferPointer(rebasing: all[a..<b]), into: out.baseAddress! + a)
-                    lowPower.append(max(0, filter.lowEnergy) / Double(b - a))
+                    lowPower.append(filter.lowEnergy / Double(b - a))
                     filter.lowEnergy = 0
                 }
             }
