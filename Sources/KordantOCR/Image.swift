@@ -14,6 +14,8 @@ public struct OCRError: Error, Sendable, Equatable, CustomStringConvertible {
         case emptyImage = "empty_image"
         /// Tesseract could not start (language data missing) or failed on a page.
         case engineFailed = "engine_failed"
+        /// An output file (the searchable PDF) cannot be created or written.
+        case writeFailed = "write_failed"
     }
 
     public let kind: Kind
