@@ -78,8 +78,10 @@ import Testing
         #expect(dom.stdout.contains("<select id=\"filter\">") && dom.stdout.contains("<option value=\"error: unreadable\">"))
         #expect(dom.stdout.contains("8 of 8 shown"))
         // Page images and audio embedded, waveforms drawn, MRZ checks listed.
-        #expect(dom.stdout.contains("background-image:url(data:image/png;base64,"))
-        #expect(dom.stdout.contains("<audio controls") && dom.stdout.contains("data:audio/wav;base64,"))
+        #expect(dom.stdout.contains("background-image:url(data:image/jpeg;base64,"))
+        #expect(dom.stdout.contains("<audio controls") && dom.stdout.contains(">data:audio/wav;base64,"))
+        // The page recorded when it had loaded (its script ran to the end).
+        #expect(dom.stdout.contains("data-loaded-ms=\""))
         #expect(dom.stdout.contains("Check digits") && dom.stdout.contains("class=\"w hi\""))
 
         // Phone width: the screenshot is a real picture, and the engine reads the page's words off it.

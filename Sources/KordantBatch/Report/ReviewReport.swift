@@ -1,5 +1,6 @@
 import Foundation
 import KordantAudio
+import KordantOCR
 
 /// `kordant report`: one self-contained HTML page (inline CSS, JS and SVG; page images and audio
 /// as data URIs; nothing fetched) for a person checking the results of `batch ocr`,
@@ -34,6 +35,9 @@ private struct Page {
     let options: ReviewReport.Options
     var imageClasses: [String: String] = [:]
     var imageCSS = ""
+    /// Each distinct recording once (path → id), its data URI in `audioStore`.
+    var audioIds: [String: String] = [:]
+    var audioStore = ""
     var nextId = 0
 
     init(options: ReviewReport.Options) { self.options = options }
@@ -62,7 +66,7 @@ private struct Page {
             <p id="shown" aria-live="polite">\(ordered.count) items</p>
             <ol id="items" class="items">\(body)</ol></section>
             </main>
-            <script>\(Self.script)</script>
+            \(audioStore)<script>\(Self.script)</script>
             </body></html>
 
             """
@@ -167,6 +171,9 @@ private struct Page {
         guard let w = p["width"] as? Int, let h = p["height"] as? Int, w > 0, h > 0 else { return "" }
         let prep = p["preprocessing"] as? [String: Any] ?? [:]
         let rotation = ((prep["rotation"] as? Int) ?? 0) % 360
+        // Deskewing turned the image clockwise by the skew angle about its centre, size kept
+        // (Leptonica's pixRotate); the picture is turned the same to sit under the boxes.
+        let skew = (prep["steps"] as? [String] ?? []).contains("deskew") ? (prep["skew_angle"] as? Double ?? 0) : 0
         var scan = ""
         var note = ""
         // Only a single-image page: a PDF or multi-page TIFF page is not an image a browser shows.
@@ -176,7 +183,7 @@ private struct Page {
             let iw = swap ? Double(h) / Double(w) : 1, ih = swap ? Double(w) / Double(h) : 1
             let left = (1 - iw) / 2 * 100, top = (1 - ih) / 2 * 100
             scan = "<div class=\"scan \(cls)\" style=\"left:\(pct(left));top:\(pct(top));width:\(pct(iw * 100));height:\(pct(ih * 100))"
-                + (rotation != 0 ? ";transform:rotate(\(rotation)deg)" : "") + "\"></div>"
+                + (rotation != 0 || skew != 0 ? ";transform:rotate(\(String(format: "%.2f", Double(rotation) + skew))deg)" : "") + "\"></div>"
         } else {
             note = "<p class=\"note\">Page image not shown (not beside its path, too large, or a format browsers do not display): boxes only.</p>"
         }
@@ -186,7 +193,9 @@ private struct Page {
             guard let b = box(word["box"]) else { continue }
             let c = word["confidence"] as? Double ?? 0
             let cls = c >= 90 ? "hi" : c >= 70 ? "mid" : "lo"
-            rects += "<rect class=\"w \(cls)\" x=\"\(b.0)\" y=\"\(b.1)\" width=\"\(b.2)\" height=\"\(b.3)\"><title>\(esc(word["text"] as? String ?? "")) (\(Int(c)))</title></rect>"
+            // No per-word title: the picture is one labelled image, and a title element per word
+            // doubled the page's DOM (the words' text is in the page's fields and results).
+            rects += "<rect class=\"w \(cls)\" x=\"\(b.0)\" y=\"\(b.1)\" width=\"\(b.2)\" height=\"\(b.3)\"/>"
         }
         let fields = (p["fields"] as? [String: [String: Any]]) ?? [:]
         for (name, f) in fields.sorted(by: { $0.key < $1.key }) {
@@ -238,7 +247,7 @@ private struct Page {
 
     // MARK: audio
 
-    func enrollment(_ item: ReviewItem) -> String {
+    mutating func enrollment(_ item: ReviewItem) -> String {
         let o = item.object
         let pass = (o["pass"] as? Bool) == true
         var html = "<p>Verdict: <strong>\(pass ? "PASS" : "FAIL")</strong>"
@@ -270,7 +279,7 @@ private struct Page {
         return html
     }
 
-    func verification(_ item: ReviewItem) -> String {
+    mutating func verification(_ item: ReviewItem) -> String {
         let o = item.object
         let file = o["file"] as? String ?? ""
         func num(_ key: String) -> String { (o[key] as? Double).map { String(format: "%.3f", $0) } ?? "n/a" }
@@ -303,12 +312,23 @@ private struct Page {
             """
     }
 
-    func audioElement(_ file: String, source: String) -> String {
-        guard options.embedAudio, let path = resolve(file, source: source), let data = small(path) else { return "" }
-        let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
-        let mime = ["wav": "audio/wav", "flac": "audio/flac", "ogg": "audio/ogg", "oga": "audio/ogg", "opus": "audio/ogg", "mp3": "audio/mpeg"][ext]
-        guard let mime else { return "" }
-        return "<p><audio controls preload=\"none\" aria-label=\"Play \(esc(file))\" src=\"data:\(mime);base64,\(data.base64EncodedString())\"></audio></p>"
+    /// A player for the recording. Its data is stored once per file (a repeated sample costs one
+    /// copy) and given to the player as it comes near the screen, so a long page loads fast.
+    mutating func audioElement(_ file: String, source: String) -> String {
+        guard options.embedAudio, let path = resolve(file, source: source) else { return "" }
+        if audioIds[path] == nil {
+            let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
+            let mime = ["wav": "audio/wav", "flac": "audio/flac", "ogg": "audio/ogg", "oga": "audio/ogg", "opus": "audio/ogg", "mp3": "audio/mpeg"][ext]
+            guard let mime, let data = small(path) else {
+                audioIds[path] = ""
+                return ""
+            }
+            let id = "a\(audioIds.count)"
+            audioIds[path] = id
+            audioStore += "<script type=\"text/plain\" id=\"\(id)\">data:\(mime);base64,\(data.base64EncodedString())</script>\n"
+        }
+        guard let id = audioIds[path], !id.isEmpty else { return "" }
+        return "<p><audio controls preload=\"none\" aria-label=\"Play \(esc(file))\" data-media=\"\(id)\"></audio></p>"
     }
 
     // MARK: files
@@ -322,35 +342,27 @@ private struct Page {
         return FileManager.default.isReadableFile(atPath: file) ? file : nil
     }
 
-    func small(_ path: String) -> Data? {
-        guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size <= options.maxEmbeddedBytes else { return nil }
-        return FileManager.default.contents(atPath: path)
+    func fits(_ path: String) -> Bool {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int).map { $0 <= options.maxEmbeddedBytes } ?? false
     }
 
-    /// The CSS class holding `file` as a background image (embedded once), or nil when it cannot be shown.
+    func small(_ path: String) -> Data? { fits(path) ? FileManager.default.contents(atPath: path) : nil }
+
+    /// The CSS class holding `file` as a background image (embedded once), or nil when it cannot
+    /// be shown (not found, too large, not an image the engine reads, several pages).
     mutating func imageClass(for file: String, source: String) -> String? {
         guard let path = resolve(file, source: source) else { return nil }
         if let known = imageClasses[path] { return known.isEmpty ? nil : known }
-        guard let data = small(path), let mime = Self.mime(data) else {
+        // Shown at most ~1200 px wide: a JPEG of that size is a tenth of a 300 DPI scan's PNG.
+        guard fits(path), let pages = try? ImageLoader.load(path: path), pages.count == 1,
+              let jpeg = pages[0].jpeg(maxWidth: 1200) else {
             imageClasses[path] = ""
             return nil
         }
         let cls = "i\(imageClasses.count)"
         imageClasses[path] = cls
-        imageCSS += ".\(cls){background-image:url(data:\(mime);base64,\(data.base64EncodedString()))}\n"
+        imageCSS += ".\(cls){background-image:url(data:image/jpeg;base64,\(jpeg.base64EncodedString()))}\n"
         return cls
-    }
-
-    /// Formats browsers display, from the first bytes.
-    static func mime(_ d: Data) -> String? {
-        let b = [UInt8](d.prefix(12))
-        guard b.count >= 12 else { return nil }
-        if b[0] == 0x89 && b[1] == 0x50 && b[2] == 0x4E && b[3] == 0x47 { return "image/png" }
-        if b[0] == 0xFF && b[1] == 0xD8 { return "image/jpeg" }
-        if b[0] == 0x47 && b[1] == 0x49 && b[2] == 0x46 { return "image/gif" }
-        if b[0] == 0x42 && b[1] == 0x4D { return "image/bmp" }
-        if b[0...3] == [0x52, 0x49, 0x46, 0x46] && b[8...11] == [0x57, 0x45, 0x42, 0x50] { return "image/webp" }
-        return nil
     }
 
     func box(_ any: Any?) -> (Int, Int, Int, Int)? {
@@ -379,7 +391,8 @@ private struct Page {
         h2{font-size:1.2rem;margin-top:1.2rem}h3,h4,code{overflow-wrap:anywhere}h3{font-size:1.05rem;margin:.2rem 0}h4{font-size:1rem;margin:.6rem 0 .3rem}h5{font-size:.95rem;margin:.5rem 0 .2rem}
         .table{overflow-x:auto}table{border-collapse:collapse;margin:.4rem 0}caption{text-align:left;font-weight:600}
         th,td{border:1px solid #999;padding:.2rem .45rem;text-align:left;vertical-align:top}tr.review{background:#fff3cd}
-        .items{list-style:none;padding:0;margin:0}.item{border:1px solid #888;border-radius:6px;padding:.6rem;margin:.7rem 0}.item[hidden]{display:none}
+        .items{list-style:none;padding:0;margin:0}.item{border:1px solid #888;border-radius:6px;padding:.6rem;margin:.7rem 0;
+        content-visibility:auto;contain-intrinsic-size:auto 900px}.item[hidden]{display:none}
         .badge{display:inline-block;border-radius:4px;padding:0 .4rem;font-size:.85rem;color:#fff}.badge.bad{background:#a4161a}
         .badge.warn{background:#8a4b00}.badge.good{background:#1b6e2e}.kind{color:#444;font-weight:400}
         .reasons{margin:.3rem 0;padding-left:1.2rem}.error{color:#a4161a}.note{color:#444;font-size:.9rem}
@@ -403,7 +416,14 @@ private struct Page {
         (function(){var s=document.getElementById('filter'),items=document.querySelectorAll('#items>li'),out=document.getElementById('shown');
         function apply(){var v=s.value,n=0;items.forEach(function(li){var r=li.getAttribute('data-reasons'),show=v===''||(v==='*'?r!=='':r.split('|').indexOf(v)>=0);
         li.hidden=!show;if(show)n++;});out.textContent=n+' of '+items.length+' shown';}
-        s.addEventListener('change',apply);apply();})();
+        s.addEventListener('change',apply);apply();
+        function media(a){if(!a.src){var d=document.getElementById(a.getAttribute('data-media'));if(d)a.src=d.textContent;}}
+        var players=document.querySelectorAll('audio[data-media]');
+        if('IntersectionObserver' in window){var io=new IntersectionObserver(function(es){es.forEach(function(e){if(e.isIntersecting){media(e.target);io.unobserve(e.target);}});},{rootMargin:'800px'});
+        players.forEach(function(a){io.observe(a);});}else{players.forEach(media);}
+        // When the page had loaded (ms after navigation start), for benchmarks/report-render.
+        addEventListener('load',function(){document.documentElement.setAttribute('data-loaded-ms',Math.round(performance.now()));});
+        })();
         """
 }
 
