@@ -225,7 +225,7 @@ struct OCR: AsyncParsableCommand {
         let results = engine.process(paths: files, options: options)
         var firstFailure: Int32?
         var toSubmit: [(OutboxPayload, [OutboxFile])] = []
-        for result in results {
+        for (input, result) in zip(files, results) {
             switch result {
             case .success(let doc):
                 if submission.submit {
@@ -244,7 +244,8 @@ struct OCR: AsyncParsableCommand {
                 }
             case .failure(let error):
                 if format == .json {
-                    Output.printJSON(ErrorLine(file: error.path, error: .init(code: error.kind.rawValue, file: error.path, message: error.detail)))
+                    // `file` is the input; the error's own `file` is what failed (the PDF written, for write_failed).
+                    Output.printJSON(ErrorLine(file: input, error: .init(code: error.kind.rawValue, file: error.path, message: error.detail)))
                 }
                 FileHandle.standardError.write(Data("kordant: error: \(error.path): \(error.detail) [\(error.kind.rawValue)]\n".utf8))
                 firstFailure = firstFailure ?? ExitCodes.code(for: error.kind)

@@ -127,6 +127,9 @@ import Testing
         let r = try CLI.run(["ocr", "TestDocuments/optout_form.clean.png", "--pdf", "/nonexistent-kordant-dir/out.pdf"])
         #expect(r.status == 20, "\(r.stderr)")
         #expect(r.stderr.contains("/nonexistent-kordant-dir/out.pdf: cannot create the PDF: No such file or directory [write_failed]"), "\(r.stderr)")
+        let line = try Self.json(r.stdout)
+        #expect(line["file"] as? String == "TestDocuments/optout_form.clean.png")
+        #expect((line["error"] as? [String: Any])?["file"] as? String == "/nonexistent-kordant-dir/out.pdf")
         #expect(try CLI.run(["ocr", "TestDocuments/optout_form.clean.png", "TestDocuments/optout_form.lowres.png", "--pdf", "x.pdf"]).status == 64)
     }
 
