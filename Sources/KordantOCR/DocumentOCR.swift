@@ -22,6 +22,10 @@ public struct OCROptions: Sendable {
     public var forceOCR = false
     /// Pages to read (1-based) of a PDF or multi-page image; nil: all.
     public var pages: PageRanges?
+    /// Searchable PDFs to write: input path → output PDF path. Each page read of that input goes
+    /// into the PDF as the image Tesseract read under an invisible text layer from the same
+    /// recognition; PDF pages are then read by OCR even when they have a text layer.
+    public var searchablePDF: [String: String] = [:]
 
     public init() {}
 }
@@ -109,26 +113,33 @@ public final class OCRWorker {
     }
 
     public func process(path: String, options: OCROptions = .init()) throws(OCRError) -> DocumentResult {
+        let output = options.searchablePDF[path]
         if PDFDocument.looksLikePDF(path: path) {
             // One page rendered at a time: a long PDF never holds more than one page image.
             let pdf = try PDFDocument(path: path, limits: options.limits)
+            let selected = try options.pages?.select(from: pdf.pageCount, path: path) ?? Array(1...pdf.pageCount)
+            let searchable = try output.map { out throws(OCRError) in try SearchablePDF(path: out, datapath: text.datapath, title: path) }
             var results: [PageResult] = []
-            for i in try (options.pages?.select(from: pdf.pageCount, path: path) ?? Array(1...pdf.pageCount)).map({ $0 - 1 }) {
-                if !(options.forceOCR || options.hocr || options.tsv || options.alto), try pdf.hasTextLayer(page: i) {
+            for i in selected.map({ $0 - 1 }) {
+                if !(options.forceOCR || options.hocr || options.tsv || options.alto || searchable != nil), try pdf.hasTextLayer(page: i) {
                     results.append(try textLayerPage(pdf, index: i, options: options))
                     continue
                 }
                 let image = try pdf.render(page: i, dpi: options.pdfDPI, limits: options.limits)
-                results.append(try process(image: image, index: i + 1, options: options))
+                results.append(try process(image: image, index: i + 1, options: options, pdf: searchable))
             }
+            try searchable?.finish()
             return DocumentResult(path: path, pages: results)
         }
         let pages = try ImageLoader.load(path: path, limits: options.limits)
         let selected = Set(try options.pages?.select(from: pages.count, path: path) ?? Array(1...max(1, pages.count)))
+        // Made after the image loaded: an unreadable input leaves no empty PDF behind.
+        let searchable = try output.map { out throws(OCRError) in try SearchablePDF(path: out, datapath: text.datapath, title: path) }
         var results: [PageResult] = []
         for (i, page) in pages.enumerated() where selected.contains(i + 1) {
-            results.append(try process(image: page, index: i + 1, options: options))
+            results.append(try process(image: page, index: i + 1, options: options, pdf: searchable))
         }
+        try searchable?.finish()
         return DocumentResult(path: path, pages: results)
     }
 
@@ -147,6 +158,12 @@ public final class OCRWorker {
     }
 
     public func process(image: LeptImage, index: Int = 1, options o: OCROptions = .init()) throws(OCRError) -> PageResult {
+        try process(image: image, index: index, options: o, pdf: nil)
+    }
+
+    /// As ``process(image:index:options:)``; with `pdf`, the page also goes into that searchable
+    /// PDF from the reading that is kept.
+    func process(image: LeptImage, index: Int, options o: OCROptions, pdf: SearchablePDF?) throws(OCRError) -> PageResult {
         // The MRZ first, on the image as given, whatever the page turns out to be: its lines say
         // which way up the document is, and a page that has one is an identity document.
         let scanned = MRZScanner.scan(image, tesseract: text, options: o.mrz)
@@ -159,8 +176,13 @@ public final class OCRWorker {
             report.steps.insert("orientation", at: 0)
         }
         let mode: PageSegmentation = o.kind == .id ? .sparse : .auto
+        // With a PDF to write, the handle keeps its results until the page is added (or dropped).
+        let keep = pdf != nil
+        defer { if keep { text.clear() } }
         var page = try text.recognize(prepared, resolution: report.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv, alto: o.alto,
-                                           pageNumber: index - 1)
+                                      pageNumber: index - 1, keep: keep)
+        // Whether the handle still holds the reading that is kept (a later try replaces it).
+        var handleHoldsKept = true
         // Orientation only when the reading is poor: an upright page reads with high confidence and
         // never pays for OSD. Otherwise ask OSD (trusted only when confident: it misjudges small
         // cards with little text), then also try the page turned by 180°, and keep the clearly
@@ -184,13 +206,27 @@ public final class OCRWorker {
                 var turnedReport = baseReport
                 if clockwise % 180 != 0 && o.preprocess.deskew { turned = try Preprocessor.deskew(turned, report: &turnedReport) }
                 let again = try text.recognize(turned, resolution: report.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv, alto: o.alto,
-                                           pageNumber: index - 1)
+                                               pageNumber: index - 1, keep: keep)
+                handleHoldsKept = false
                 if again.meanConfidence > page.meanConfidence + 10 && again.words.count * 2 >= page.words.count {
+                    handleHoldsKept = true
                     (prepared, page, report) = (turned, again, turnedReport)
                     report.rotation = (baseReport.rotation + clockwise) % 360
                     if !report.steps.contains("orientation") { report.steps.append("orientation") }
                 }
             }
+        }
+        if let pdf {
+            if !handleHoldsKept {
+                // Only a poor page whose turned readings all lost: the kept one is read once more
+                // for its layout (the reading, and so the JSON, are the same as before).
+                _ = try text.recognize(prepared, resolution: report.resolution, mode: mode, pageNumber: index - 1, keep: true)
+            }
+            // The page as given when preprocessing left its geometry alone (same size, not turned,
+            // not deskewed): the PDF then shows the original, colour and all.
+            let untouched = prepared.width == image.width && prepared.height == image.height && report.rotation == 0
+                && !report.steps.contains("deskew") && !report.steps.contains("orientation")
+            try text.addLastPage(to: pdf, shown: untouched ? image : nil)
         }
         return finish(page, source: .ocr, index: index, report: report, scanned: scanned, options: o)
     }

@@ -125,13 +125,31 @@ final class TesseractHandle {
         return symbols
     }
 
+    /// The tessdata directory the handle loaded its language from (where `pdf.ttf` is).
+    var datapath: String { TessBaseAPIGetDatapath(api).map { String(cString: $0) } ?? "" }
+
+    /// Adds the page recognised last (kept with `keep: true`) to `pdf`, then clears it. When
+    /// `shown` is given (same size as the image read) the PDF shows it instead: the page as
+    /// given, in colour, with the text layer in the same coordinates.
+    func addLastPage(to pdf: SearchablePDF, shown: LeptImage? = nil) throws(OCRError) {
+        defer { TessBaseAPIClear(api) }
+        // SetInputImage takes ownership of what it is given: a clone (one more reference) keeps ours.
+        if let shown { TessBaseAPISetInputImage(api, pixClone(shown.pix)) }
+        try pdf.add(api)
+    }
+
+    /// Drops the results kept by `recognize(…, keep: true)`.
+    func clear() { TessBaseAPIClear(api) }
+
+    /// Reads `image`. `keep`: leave the results in the handle (for ``addLastPage(to:shown:)``)
+    /// instead of clearing them.
     func recognize(_ image: LeptImage, resolution: Int, mode: PageSegmentation, rectangle: BoundingBox? = nil,
-                   hocr: Bool = false, tsv: Bool = false, alto: Bool = false, pageNumber: Int = 0) throws(OCRError) -> PageText {
+                   hocr: Bool = false, tsv: Bool = false, alto: Bool = false, pageNumber: Int = 0, keep: Bool = false) throws(OCRError) -> PageText {
         TessBaseAPISetPageSegMode(api, TessPageSegMode(rawValue: UInt32(mode.rawValue)))
         TessBaseAPISetImage2(api, image.pix)
         TessBaseAPISetSourceResolution(api, Int32(resolution))
         if let r = rectangle { TessBaseAPISetRectangle(api, Int32(r.x), Int32(r.y), Int32(r.width), Int32(r.height)) }
-        defer { TessBaseAPIClear(api) }
+        defer { if !keep { TessBaseAPIClear(api) } }
         guard TessBaseAPIRecognize(api, nil) == 0 else { throw OCRError(.engineFailed, path: "tesseract", "recognition failed") }
         var words: [Word] = []
         var block = 0, paragraph = 0, line = 0, wordIndex = 0

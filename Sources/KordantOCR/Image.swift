@@ -14,6 +14,8 @@ public struct OCRError: Error, Sendable, Equatable, CustomStringConvertible {
         case emptyImage = "empty_image"
         /// Tesseract could not start (language data missing) or failed on a page.
         case engineFailed = "engine_failed"
+        /// An output file (the searchable PDF) cannot be created or written.
+        case writeFailed = "write_failed"
     }
 
     public let kind: Kind
@@ -55,6 +57,23 @@ public final class LeptImage: @unchecked Sendable {
 
     /// Writes a PNG (for debugging and tests).
     public func writePNG(_ path: String) -> Bool { pixWrite(path, pix, Int32(IFF_PNG)) == 0 }
+
+    /// A JPEG of the image at most `maxWidth` pixels wide (scaled down with Leptonica's
+    /// anti-aliasing when wider), for pictures of pages on screen. Nil when encoding fails.
+    public func jpeg(maxWidth: Int, quality: Int = 70) -> Data? {
+        var scaled: UnsafeMutablePointer<Pix>? = nil
+        if width > maxWidth { scaled = pixScale(pix, Float(maxWidth) / Float(width), Float(maxWidth) / Float(width)) }
+        defer { if scaled != nil { pixDestroy(&scaled) } }
+        // JPEG takes 8-bit gray or 32-bit colour: a colormap or 1-bit image is converted first.
+        var converted: UnsafeMutablePointer<Pix>? = pixConvertTo32(scaled ?? pix)
+        defer { pixDestroy(&converted) }
+        guard let converted else { return nil }
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        guard pixWriteMemJpeg(&bytes, &size, converted, Int32(quality), 0) == 0, let bytes else { return nil }
+        defer { free(bytes) }
+        return Data(bytes: bytes, count: size)
+    }
 }
 
 /// Limits for image loading.

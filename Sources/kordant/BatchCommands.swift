@@ -253,6 +253,8 @@ struct BatchOCR: AsyncParsableCommand {
     var forceOCR = false
     @Option(name: .long, help: "Pages to read of a PDF or multi-page TIFF, e.g. 1-3,5,8- (default: all).")
     var pages: String?
+    @Option(name: .long, help: ArgumentHelp("Also write a searchable PDF of each file to DIR/ID.pdf (the item id with its extension replaced; its line gets \"pdf\").", valueName: "DIR"))
+    var pdfDir: String?
     @OptionGroup var submission: SubmitOptions
     @OptionGroup var common: CommonOptions
 
@@ -268,7 +270,7 @@ struct BatchOCR: AsyncParsableCommand {
         options.forceOCR = forceOCR
         options.pages = pages.flatMap(PageRanges.init)
         let base = options
-        let words = words, submit = submission.submit
+        let words = words, submit = submission.submit, pdfDir = pdfDir
         try await runBatch("batch ocr", options: batch, submission: submission, common: common,
                            items: { try BatchInput.documents(from: batch.input) }) { runner, items, progress in
             try runner.run(
@@ -279,12 +281,21 @@ struct BatchOCR: AsyncParsableCommand {
                 process: { worker, item in
                     var options = base
                     if let k = item.kind.flatMap(DocumentKind.init(rawValue:)) { options.kind = k }
+                    var pdf: String?
+                    if let pdfDir {
+                        let out = URL(fileURLWithPath: pdfDir).appendingPathComponent(item.id).deletingPathExtension().appendingPathExtension("pdf")
+                        // A subfolder of the input gets its own under DIR (a failure shows when the PDF is made).
+                        try? FileManager.default.createDirectory(at: out.deletingLastPathComponent(), withIntermediateDirectories: true)
+                        pdf = out.path
+                        options.searchablePDF = [item.paths[0]: out.path]
+                    }
                     do throws(OCRError) {
                         let doc = try worker.process(path: item.paths[0], options: options)
                         guard let json = try? JSONCoding.encoder.encode(OCRJSON.document(doc, words: words)) else {
                             return BatchLine(object: ["file": .string(item.paths[0]), "id": .string(item.id)], failure: "error")
                         }
-                        return BatchLine(json: json, fields: [("id", .string(item.id))], submission: submit ? try? Submissions.scan(doc) : nil)
+                        return BatchLine(json: json, fields: [("id", .string(item.id))] + (pdf.map { [("pdf", JSONValue.string($0))] } ?? []),
+                                         submission: submit ? try? Submissions.scan(doc) : nil)
                     } catch {
                         let (e, code) = errorObject(error, fallbackFile: item.paths[0])
                         return BatchLine(object: ["file": .string(item.paths[0]), "id": .string(item.id), "error": e], failure: code)

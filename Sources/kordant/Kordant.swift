@@ -13,7 +13,7 @@ struct Kordant: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [Info.self, Convert.self, Levels.self, WaveformCommand.self, Record.self, Devices.self, Quality.self, Enroll.self,
                       Features.self, OCR.self, Batch.self, OutboxCommand.self, Call.self, Serve.self, Token.self, Embed.self, Verify.self,
-                      Provision.self, SealCommand.self])
+                      Provision.self, SealCommand.self, ReportCommand.self])
 
     /// OCR needs OpenMP limited to one thread before libgomp starts (see OpenMPGuard); only that
     /// command pays for the re-exec.

@@ -13,6 +13,7 @@ extension ExitCodes {
         case .tooLarge: 42
         case .emptyImage: 43
         case .engineFailed: 44
+        case .writeFailed: 20
         }
     }
 }
@@ -172,6 +173,10 @@ struct OCR: AsyncParsableCommand {
     var maxMegapixels: Int = 100
     @Flag(name: .long, help: "Include every word with its box in JSON (default: fields and text only).")
     var words = false
+    @Option(name: .customLong("pdf"), help: ArgumentHelp("Also write a searchable PDF (page images + invisible text) of the one input file.", valueName: "OUT.pdf"))
+    var pdfOut: String?
+    @Option(name: .long, help: ArgumentHelp("Also write a searchable PDF of each input file to DIR/NAME.pdf.", valueName: "DIR"))
+    var pdfDir: String?
     @OptionGroup var submission: SubmitOptions
     @OptionGroup var common: CommonOptions
 
@@ -182,6 +187,22 @@ struct OCR: AsyncParsableCommand {
         if let pages, PageRanges(pages) == nil { throw ValidationError("--pages must look like 1-3,5,8- (pages from 1)") }
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be 1…256") }
         guard maxMegapixels >= 1 else { throw ValidationError("--max-megapixels must be positive") }
+        if pdfOut != nil && pdfDir != nil { throw ValidationError("--pdf and --pdf-dir do not go together") }
+        if pdfOut != nil && files.count != 1 { throw ValidationError("--pdf takes one input file; use --pdf-dir DIR for several") }
+        if let pdfDir {
+            let names = files.map { SearchablePDFNames.name(for: $0) }
+            if let twice = Dictionary(grouping: names, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
+                throw ValidationError("two inputs would both be written to \(pdfDir)/\(twice)")
+            }
+        }
+    }
+
+    /// Input path → searchable PDF path, from `--pdf` / `--pdf-dir`.
+    var searchablePDFs: [String: String] {
+        if let pdfOut, let file = files.first { return [file: pdfOut] }
+        guard let pdfDir else { return [:] }
+        return Dictionary(files.map { ($0, URL(fileURLWithPath: pdfDir).appendingPathComponent(SearchablePDFNames.name(for: $0)).path) },
+                          uniquingKeysWith: { a, _ in a })
     }
 
     func run() async throws {
@@ -197,13 +218,14 @@ struct OCR: AsyncParsableCommand {
         options.hocr = format == .hocr
         options.tsv = format == .tsv
         options.alto = format == .alto
+        options.searchablePDF = searchablePDFs
         let logger = Logger(label: "kordant.ocr")
         logger.debug("OpenMP thread limit \(OpenMPGuard.threadLimit().map(String.init) ?? "n/a"), \(jobs) workers")
         let engine = OCREngine(jobs: jobs)
         let results = engine.process(paths: files, options: options)
         var firstFailure: Int32?
         var toSubmit: [(OutboxPayload, [OutboxFile])] = []
-        for result in results {
+        for (input, result) in zip(files, results) {
             switch result {
             case .success(let doc):
                 if submission.submit {
@@ -222,7 +244,8 @@ struct OCR: AsyncParsableCommand {
                 }
             case .failure(let error):
                 if format == .json {
-                    Output.printJSON(ErrorLine(file: error.path, error: .init(code: error.kind.rawValue, file: error.path, message: error.detail)))
+                    // `file` is the input; the error's own `file` is what failed (the PDF written, for write_failed).
+                    Output.printJSON(ErrorLine(file: input, error: .init(code: error.kind.rawValue, file: error.path, message: error.detail)))
                 }
                 FileHandle.standardError.write(Data("kordant: error: \(error.path): \(error.detail) [\(error.kind.rawValue)]\n".utf8))
                 firstFailure = firstFailure ?? ExitCodes.code(for: error.kind)
@@ -269,5 +292,13 @@ enum ALTO {
             \t<Layout>
 
             """ + pages.joined() + "\t</Layout>\n</alto>\n"
+    }
+}
+
+/// Output names for `--pdf-dir`.
+enum SearchablePDFNames {
+    /// `scan.png` → `scan.pdf`; `deed.pdf` → `deed.pdf` (in another folder).
+    static func name(for input: String) -> String {
+        URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent + ".pdf"
     }
 }
