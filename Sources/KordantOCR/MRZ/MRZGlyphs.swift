@@ -71,6 +71,22 @@ enum MRZGlyphScorer {
         var distances: [Double]
         /// Ink box within the cell (x0, y0, x1, y1), nil when the cell holds no ink.
         var box: (Int, Int, Int, Int)?
+        /// The glyph fitted to the template grid and blurred (empty when the cell holds no ink),
+        /// its height against the line's capitals and its aspect: what ``MRZAdaptation``
+        /// compares with the document's own glyphs.
+        var grid: [Float] = []
+        var rel = 0.0
+        var aspect = 0.0
+    }
+
+    /// Shape distance (mean squared difference) of two template-grid glyphs.
+    static func shapeDistance(_ a: [Float], _ b: [Float]) -> Double {
+        var e: Float = 0
+        for k in 0..<min(a.count, b.count) {
+            let x = a[k] - b[k]
+            e += x * x
+        }
+        return Double(e) / Double(max(1, a.count))
     }
 
     static func score(_ strip: MRZStrip) -> [Cell] {
@@ -123,14 +139,7 @@ enum MRZGlyphScorer {
         var caps: [Double] = [], stretch: [Double] = []
         for j in 0..<strip.length {
             guard let grid = grids[j], let b = boxes[j] else { continue }
-            shape[j] = templates.map { tpl in
-                var e: Float = 0
-                for k in 0..<tpl.grid.count {
-                    let x = grid[k] - tpl.grid[k]
-                    e += x * x
-                }
-                return Double(e) / Double(tpl.grid.count)
-            }
+            shape[j] = templates.map { shapeDistance(grid, $0.grid) }
             let t = shape[j].indices.min { shape[j][$0] < shape[j][$1] }!
             // The look-alike pairs (0/O, 1/I, 8/B, 5/S, 2/Z, 6/G) differ in height by 6–13 % in
             // OCR-B (digits stand taller), so the reference height comes only from glyphs whose
@@ -156,7 +165,7 @@ enum MRZGlyphScorer {
             let d = templates.indices.map { t in
                 shape[j][t] + heightWeight * pow(rel - templates[t].rel, 2) + aspectWeight * pow(aspect - templates[t].aspect, 2)
             }
-            return Cell(distances: d, box: b)
+            return Cell(distances: d, box: b, grid: grids[j] ?? [], rel: rel, aspect: aspect)
         }
     }
 

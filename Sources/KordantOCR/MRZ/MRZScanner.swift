@@ -13,6 +13,12 @@ public struct MRZScanOptions: Sendable {
     public var repairGap = 8.0
     /// Mean template distance above which a band is not taken for an MRZ at all.
     public var maxMeanDistance = 0.2
+    /// Weigh look-alikes against the document's own sure glyphs (``MRZAdaptation``).
+    public var adaptation = true
+    /// Temperature of that evidence (distance to a document prototype per nat).
+    public var adaptationTemperature = 0.006
+    /// A cell lends its glyph to a prototype at this posterior or above.
+    public var prototypeConfidence = 0.97
 
     public init() {}
 }
@@ -94,32 +100,17 @@ enum MRZScanner {
                 }
             }
         }
-        var decoder = MRZDecoder(evidence: evidence)
-        decoder.confident = options.confidentCharacter
-        decoder.repairGap = options.repairGap
-        // Passport or visa (and TD2 or visa B) differ only in the document code's first letter and
-        // the check digits they carry: when the letter is in doubt, the layout whose check digits
-        // hold wins.
-        guard let coded = MRZ.Format.of(length: best.band.length, lines: best.band.lines.count, code: decoder.documentCode(),
-                                        issuer: decoder.issuer()) else {
+        guard var (format, decoded) = decode(evidence, length: best.band.length, lines: best.band.lines.count, options: options) else {
             return nil
         }
-        var format = coded
-        var decoded = decoder.decode(format: coded)
-        // Only when the letter itself is in doubt: a visa's optional data can satisfy a passport's
-        // two extra check digits by chance (1 in 100), and a clearly printed V is a visa.
-        if coded != .td1 && coded != .frenchID, decoder.documentLetterConfidence() < options.confidentCharacter,
-           let other = MRZ.Format.of(length: best.band.length, lines: 2, code: coded == .mrva || coded == .mrvb ? "P" : "V") {
-            let alternative = decoder.decode(format: other)
-            func passing(_ r: MRZDecoder.Result, _ f: MRZ.Format) -> Int {
-                MRZDecoder.checkRanges(f).filter { MRZDecoder.verifies($0, r.lines.map { $0.map { MRZAlphabet.index($0)! } }) }.count
-            }
-            // Visas have fewer check digits: the passport layout must verify more to win.
-            let (a, b) = (passing(decoded, coded), passing(alternative, other))
-            if (other == .td3 || other == .td2) ? b > a : b > a + 1 {
-                format = other
-                decoded = alternative
-            }
+        // The document's own sure glyphs decide between look-alikes (0/O, 8/B…) where the stock
+        // templates lean weakly; then everything is decided again on the sharper evidence.
+        if options.adaptation {
+            let prototypes = MRZAdaptation.prototypes(cells: best.cells, decoded: decoded, format: format,
+                                                      minConfidence: options.prototypeConfidence)
+            MRZAdaptation.adapt(&evidence, cells: best.cells, prototypes: prototypes, temperature: options.adaptationTemperature)
+            guard let again = decode(evidence, length: best.band.length, lines: best.band.lines.count, options: options) else { return nil }
+            (format, decoded) = again
         }
         // Read twice, decide once: where Tesseract clearly read something the chosen character's
         // look-alikes do not include, the two readers disagree and the character is not sure,
@@ -168,6 +159,37 @@ enum MRZScanner {
         let clear = structure.filter { ($0.confidence ?? 0) >= 0.5 }.count + mrz.checks.filter(\.valid).count
         guard readable * 10 >= decoded.confidence.flatMap({ $0 }).count * 6, clear >= 3 else { return nil }
         return mrz
+    }
+
+    /// The format (from the band's shape and the document code) and the decoded lines.
+    static func decode(_ evidence: [[[Double]]], length: Int, lines: Int, options: MRZScanOptions) -> (MRZ.Format, MRZDecoder.Result)? {
+        var decoder = MRZDecoder(evidence: evidence)
+        decoder.confident = options.confidentCharacter
+        decoder.repairGap = options.repairGap
+        // Passport or visa (and TD2 or visa B) differ only in the document code's first letter and
+        // the check digits they carry: when the letter is in doubt, the layout whose check digits
+        // hold wins.
+        guard let coded = MRZ.Format.of(length: length, lines: lines, code: decoder.documentCode(), issuer: decoder.issuer()) else {
+            return nil
+        }
+        var format = coded
+        var decoded = decoder.decode(format: coded)
+        // Only when the letter itself is in doubt: a visa's optional data can satisfy a passport's
+        // two extra check digits by chance (1 in 100), and a clearly printed V is a visa.
+        if coded != .td1 && coded != .frenchID, decoder.documentLetterConfidence() < options.confidentCharacter,
+           let other = MRZ.Format.of(length: length, lines: 2, code: coded == .mrva || coded == .mrvb ? "P" : "V") {
+            let alternative = decoder.decode(format: other)
+            func passing(_ r: MRZDecoder.Result, _ f: MRZ.Format) -> Int {
+                MRZDecoder.checkRanges(f).filter { MRZDecoder.verifies($0, r.lines.map { $0.map { MRZAlphabet.index($0)! } }) }.count
+            }
+            // Visas have fewer check digits: the passport layout must verify more to win.
+            let (a, b) = (passing(decoded, coded), passing(alternative, other))
+            if (other == .td3 || other == .td2) ? b > a : b > a + 1 {
+                format = other
+                decoded = alternative
+            }
+        }
+        return (format, decoded)
     }
 
     /// The characters a Tesseract reading of `c` supports: itself and what OCR-B makes it look like.

@@ -1,0 +1,84 @@
+import Foundation
+@testable import KordantOCR
+import Testing
+
+/// The document's own glyphs as references (``MRZAdaptation``): they settle look-alikes the stock
+/// templates leave in doubt, and they never favour a character they say nothing about.
+@Suite struct MRZAdaptationTests {
+    static let td3 = MRZDecoderTests.td3
+
+    /// Cells showing `lines` as one document prints them: every character's stock glyph, changed
+    /// the same way everywhere (bolder ink, as one printer and one capture make it).
+    static func cells(_ lines: [String]) -> [[MRZGlyphScorer.Cell]] {
+        lines.map { line in
+            line.map { ch in
+                let t = MRZGlyphScorer.templates[MRZAlphabet.index(ch)!]
+                return MRZGlyphScorer.Cell(distances: [Double](repeating: 0, count: MRZAlphabet.count), box: (0, 0, 1, 1),
+                                           grid: t.grid.map { min(1, $0 * 1.4 + 0.05) }, rel: t.rel, aspect: t.aspect)
+            }
+        }
+    }
+
+    static func adapted(_ evidence: [[[Double]]], lines: [String], format: MRZ.Format) -> [[[Double]]] {
+        let decoded = MRZDecoder(evidence: evidence).decode(format: format)
+        let prototypes = MRZAdaptation.prototypes(cells: cells(lines), decoded: decoded, format: format, minConfidence: 0.97)
+        var e = evidence
+        MRZAdaptation.adapt(&e, cells: cells(lines), prototypes: prototypes, temperature: MRZScanOptions().adaptationTemperature)
+        return e
+    }
+
+    /// The document number's `0` looks a little more like the stock `O` (a capture's doing); the
+    /// zeros of the dates (digits by the format) and the O of the name (a letter by the format)
+    /// show what this document's `0` and `O` look like, and the reading becomes the printed one.
+    @Test func theDocumentsOwnZerosSettleAZeroReadAsO() throws {
+        let doubt: [(Int, Int, Character, Double)] = [(1, 5, "O", -1.0)]
+        let evidence = MRZDecoderTests.evidence(Self.td3, doubt: doubt)
+        let before = MRZDecoderTests.read(Self.td3, .td3, doubt: doubt)
+        #expect(!before.valid || before.lines != Self.td3)   // stock evidence alone: O, or a repair under review
+
+        let e = Self.adapted(evidence, lines: Self.td3, format: .td3)
+        let zero = MRZAlphabet.index("0")!, oh = MRZAlphabet.index("O")!
+        #expect(e[1][5][zero] > e[1][5][oh] + 2)
+        let decoded = MRZDecoder(evidence: e).decode(format: .td3)
+        #expect(decoded.lines == Self.td3)
+        #expect(decoded.repairs.isEmpty)
+        let m = try #require(MRZParser.build(format: .td3, lines: decoded.lines, repairs: decoded.repairs))
+        #expect(m.valid && decoded.confidence[1][5] >= 0.9)
+    }
+
+    /// The document's glyphs only redistribute weight within a look-alike class, among the members
+    /// they show: a character with no prototype (Q) or of no class (A) keeps its evidence, and the
+    /// class's members with one keep their total weight.
+    @Test func evidenceOutsideAClassesPrototypesIsUnchanged() {
+        let q = MRZAlphabet.index("Q")!, a = MRZAlphabet.index("A")!
+        let evidence = MRZDecoderTests.evidence(Self.td3, doubt: [(1, 5, "Q", 0.5), (1, 5, "O", -1.0), (1, 5, "A", 1.0)])
+        let decoded = MRZDecoder(evidence: evidence).decode(format: .td3)
+        let prototypes = MRZAdaptation.prototypes(cells: Self.cells(Self.td3), decoded: decoded, format: .td3, minConfidence: 0.97)
+        #expect(prototypes[q] == nil && prototypes[a] != nil)
+        var e = evidence
+        MRZAdaptation.adapt(&e, cells: Self.cells(Self.td3), prototypes: prototypes, temperature: 0.006)
+        #expect(e[1][5][q] == evidence[1][5][q])
+        #expect(e[1][5][a] == evidence[1][5][a])
+        let members = MRZAdaptation.classes.first { $0.contains(MRZAlphabet.index("0")!) }!.filter { prototypes[$0] != nil }
+        #expect(members.count >= 2)
+        let lse = { (v: [Double]) in MRZAdaptation.logSumExp(members.map { v[$0] }) }
+        #expect(abs(lse(e[1][5]) - lse(evidence[1][5])) < 1e-9)
+    }
+
+    /// A look-alike missing from the document is derived from its partner: zeros in the dates
+    /// and no O anywhere sure still give an O to compare with.
+    @Test func aMissingLookAlikeIsDerivedFromItsPartner() {
+        let lines = ["P<D<<ERIKSSEN<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36D<<7408122F1204159ZE184226B<<<<<10"]
+        #expect(lines.allSatisfy { $0.count == 44 && !$0.contains("O") })
+        let decoded = MRZDecoder(evidence: MRZDecoderTests.evidence(lines)).decode(format: .td3)
+        let prototypes = MRZAdaptation.prototypes(cells: Self.cells(lines), decoded: decoded, format: .td3, minConfidence: 0.97)
+        let zero = MRZAlphabet.index("0")!, oh = MRZAlphabet.index("O")!
+        let derived = prototypes[oh], present = prototypes[zero]
+        #expect(derived != nil && present != nil)
+        // The derived O is closer to this document's O than to its 0.
+        let documentO = Self.cells(["O"])[0][0].grid
+        if let derived, let present {
+            #expect(MRZGlyphScorer.shapeDistance(documentO, derived.grid) < MRZGlyphScorer.shapeDistance(documentO, present.grid))
+        }
+    }
+}
