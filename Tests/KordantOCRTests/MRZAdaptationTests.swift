@@ -23,7 +23,7 @@ import Testing
         let decoded = MRZDecoder(evidence: evidence).decode(format: format)
         let prototypes = MRZAdaptation.prototypes(cells: cells(lines), decoded: decoded, format: format, minConfidence: 0.97)
         var e = evidence
-        MRZAdaptation.adapt(&e, cells: cells(lines), prototypes: prototypes, temperature: MRZScanOptions().adaptationTemperature)
+        MRZAdaptation.adapt(&e, cells: cells(lines), prototypes: prototypes, format: format, temperature: MRZScanOptions().adaptationTemperature)
         return e
     }
 
@@ -56,7 +56,7 @@ import Testing
         let prototypes = MRZAdaptation.prototypes(cells: Self.cells(Self.td3), decoded: decoded, format: .td3, minConfidence: 0.97)
         #expect(prototypes[q] == nil && prototypes[a] != nil)
         var e = evidence
-        MRZAdaptation.adapt(&e, cells: Self.cells(Self.td3), prototypes: prototypes, temperature: 0.006)
+        MRZAdaptation.adapt(&e, cells: Self.cells(Self.td3), prototypes: prototypes, format: .td3, temperature: 0.006)
         #expect(e[1][5][q] == evidence[1][5][q])
         #expect(e[1][5][a] == evidence[1][5][a])
         let members = MRZAdaptation.classes.first { $0.contains(MRZAlphabet.index("0")!) }!.filter { prototypes[$0] != nil }

@@ -83,18 +83,24 @@ enum MRZAdaptation {
     }()
 
     /// Re-weighs `evidence` (log-scores, lines × cells × 37) within each look-alike class among
-    /// the members that have a prototype, keeping the class's total weight: the document's glyphs
-    /// tell a `0` from an `O`, never a glyph of one class from another's.
-    static func adapt(_ evidence: inout [[[Double]]], cells: [[MRZGlyphScorer.Cell]], prototypes: [Int: Prototype], temperature: Double) {
+    /// the members that have a prototype and that the format allows in the cell, keeping their
+    /// total weight: the document's glyphs tell a `0` from an `O` where both may stand, never a
+    /// glyph of one class from another's (nor, in a date, a `5` from a `3` by way of an `S`).
+    static func adapt(_ evidence: inout [[[Double]]], cells: [[MRZGlyphScorer.Cell]], prototypes: [Int: Prototype], format: MRZ.Format,
+                      temperature: Double) {
         let groups = classes.map { $0.filter { prototypes[$0] != nil } }.filter { $0.count >= 2 }
         guard !groups.isEmpty else { return }
         var adjusted = [Double](repeating: 0, count: MRZAlphabet.count)
-        for l in cells.indices where l < evidence.count {
-            for c in cells[l].indices where c < evidence[l].count {
+        for span in MRZDecoder.layout(format) where span.line < cells.count && span.line < evidence.count {
+            let l = span.line
+            for (offset, c) in span.range.enumerated() where c < cells[l].count && c < evidence[l].count {
                 let cell = cells[l][c]
                 guard !cell.grid.isEmpty else { continue }
+                let allowed = Set(MRZDecoder.allowed(span.kind, offset: offset))
                 let e = evidence[l][c]
-                for members in groups {
+                for group in groups {
+                    let members = group.filter(allowed.contains)
+                    guard members.count >= 2 else { continue }
                     for k in members {
                         let p = prototypes[k]!
                         let d = MRZGlyphScorer.shapeDistance(cell.grid, p.grid)

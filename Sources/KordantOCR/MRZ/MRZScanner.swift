@@ -108,7 +108,8 @@ enum MRZScanner {
         if options.adaptation {
             let prototypes = MRZAdaptation.prototypes(cells: best.cells, decoded: decoded, format: format,
                                                       minConfidence: options.prototypeConfidence)
-            MRZAdaptation.adapt(&evidence, cells: best.cells, prototypes: prototypes, temperature: options.adaptationTemperature)
+            MRZAdaptation.adapt(&evidence, cells: best.cells, prototypes: prototypes, format: format,
+                                temperature: options.adaptationTemperature)
             guard let again = decode(evidence, length: best.band.length, lines: best.band.lines.count, options: options) else { return nil }
             (format, decoded) = again
         }
