@@ -11,9 +11,10 @@ import Foundation
 /// prototype is the present one moved by the difference between the two stock templates.
 ///
 /// The evidence of a cell is then re-weighed within each look-alike class (0/O/D/Q/U, 1/I/L/T,
-/// 2/Z, 5/S/`<`/K/C/E, 6/G, 8/B) among the members that have a prototype, keeping the class's total
-/// weight: the document's glyphs decide between, say, `0` and `O`, and never make a character
-/// likelier against one of another class or one they say nothing about.
+/// 2/Z, 5/S/`<`/K/C/E, 6/G, 8/B) among the members that have a prototype and that the format allows
+/// in that cell, keeping their total weight: the document's glyphs decide between, say, `0` and
+/// `O`, and never make a character likelier against one of another class or one they say nothing
+/// about.
 enum MRZAdaptation {
     /// Look-alike pairs whose missing member is derived from the present one.
     static let transfers: [(Int, Int)] = [("0", "O"), ("1", "I"), ("2", "Z"), ("5", "S"), ("8", "B"), ("6", "G"), ("0", "D")]
@@ -70,9 +71,9 @@ enum MRZAdaptation {
         return out
     }
 
-    /// Look-alike classes (``MRZDecoder/lookAlike(_:_:)``'s, those sharing a member joined).
+    /// Look-alike classes (``MRZDecoder/lookAlikeClasses``, those sharing a member joined).
     static let classes: [[Int]] = {
-        var sets = ["0ODQU", "1ILT", "2Z", "5S", "6G", "8B", "<KCES"].map { Set($0.compactMap(MRZAlphabet.index)) }
+        var sets = MRZDecoder.lookAlikeClasses.map { Set($0.compactMap(MRZAlphabet.index)) }
         var merged: [Set<Int>] = []
         while let first = sets.popLast() {
             var group = first

@@ -240,10 +240,11 @@ struct MRZDecoder {
     }
 
     /// Characters OCR-B makes look alike, which the format's grammar is there to tell apart.
+    static let lookAlikeClasses = ["0ODQU", "1ILT", "2Z", "5S", "6G", "8B", "<KCES"]
+
     static func lookAlike(_ a: Int, _ b: Int) -> Bool {
-        let classes = ["0ODQU", "1ILT", "2Z", "5S", "6G", "8B", "<KCES"]
         let x = MRZAlphabet.characters[a], y = MRZAlphabet.characters[b]
-        return classes.contains { $0.contains(x) && $0.contains(y) }
+        return lookAlikeClasses.contains { $0.contains(x) && $0.contains(y) }
     }
 
     /// Check digits as evidence: the doubtful characters under check digits are confirmed when,
