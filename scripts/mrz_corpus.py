@@ -405,7 +405,7 @@ FAMILIES = {
              ("mrz-crop-tinted", "crop", dict(bg="tinted"))],
 }
 FAMILY_WEIGHTS = {"td3": 0.22, "td1": 0.17, "td2": 0.13, "visa": 0.12, "crop": 0.14}
-NEGATIVES = {"dev": ["neg-letter", "neg-code-listing"], "test": ["neg-receipt", "neg-form-mrzish"]}
+NEGATIVES = {"dev": ["neg-letter", "neg-code-listing", "neg-payment-slip", "neg-ocrb-card"], "test": ["neg-receipt", "neg-form-mrzish"]}
 CAPTURES = ["flatbed", "flatbed-skew", "fax", "photocopy", "shadow", "glare", "phone", "photo-large", "small"]
 
 PXMM = 12.0       # document raster: 12 px/mm (about 305 dpi)
@@ -745,6 +745,44 @@ def render_negative(rng, split, family):
             y += mm(4.6)
             if y > H - mm(6):
                 break
+    elif family in ("neg-payment-slip", "neg-ocrb-card"):
+        # OCR-B that is not an MRZ: a giro slip's coding line (digits, '>' and '+'), and a
+        # membership card's OCR-B strip shaped like a TD1 zone (3 lines, 30 cells, '<' fillers)
+        # whose contents follow no ICAO grammar (no document code, country, dates or checks).
+        ocrb = OCRB[split]
+        inkl = Image.new("L", (W, H), 0)
+        dd = ImageDraw.Draw(inkl)
+        digits = lambda n: "".join(rng.choice("0123456789") for _ in range(n))
+        alnum = lambda n: "".join(rng.choice("ABCDEFGHJKLMNPRSTUVWXYZ0123456789") for _ in range(n))
+        if family == "neg-payment-slip":
+            d.text((mm(20), mm(20)), "INVOICE " + digits(6), font=font(bold, mm(6)), fill=ink)
+            y = mm(40)
+            for _ in range(rng.randint(5, 9)):
+                d.text((mm(20), y), f"{rng.choice(['Service fee', 'Membership', 'Water', 'Electricity', 'Parking'])}"
+                       f"   {rng.randint(5, 400)}.{rng.randint(0, 99):02d}", font=font(reg, mm(4)), fill=ink)
+                y += mm(7)
+            d.line([mm(0), mm(190), W, mm(190)], fill=(120, 120, 120), width=2)
+            d.text((mm(20), mm(198)), "PAYMENT SLIP / GIRO", font=font(bold, mm(4)), fill=ink)
+            refs = [digits(13) + ">" + digits(27) + "+ " + digits(9) + ">",
+                    rng.choice(["<", ">"]) + digits(10) + "<<" + digits(16) + "<" + digits(3) + ">"]
+            x0, y = mm(rng.uniform(15, 40)), mm(rng.uniform(255, 272))
+        else:
+            d.text((mm(20), mm(20)), rng.choice(["UTOPIA CITY LIBRARY", "FITNESS CLUB MEMBER", "TRANSIT PASS"]),
+                   font=font(bold, mm(7)), fill=ink)
+            d.text((mm(20), mm(36)), "Member: " + rng.choice(["Anna Maria Eriksson", "Ole Nordmann", "Juan Pérez"]),
+                   font=font(reg, mm(5)), fill=ink)
+            d.text((mm(20), mm(46)), "Valid until " + f"{rng.randint(1, 12):02d}/{rng.randint(27, 33)}",
+                   font=font(reg, mm(5)), fill=ink)
+            name = rng.choice(["ERIKSSON<<ANNA<MARIA", "NORDMANN<<OLE", "PEREZ<<JUAN<CARLOS"])
+            refs = [("MBR" + alnum(rng.randint(6, 9)) + "<<" + digits(rng.randint(4, 8)) + "<" * 30)[:30],
+                    (digits(rng.randint(8, 12)) + "<" + alnum(rng.randint(3, 6)) + "<<" + "<" * 30)[:30],
+                    (name + "<" * 30)[:30]]
+            x0, y = mm(rng.uniform(15, 30)), mm(rng.uniform(200, 240))
+        for r in refs:
+            dd.text((x0, y), r, font=font(ocrb, mm(2.3) / 0.73), fill=255, anchor="ls")
+            y += mm(rng.uniform(4.2, 6))
+        rgb = apply_ink(np.asarray(img, np.float32), inkl, ink, rng)
+        img = Image.fromarray(np.clip(rgb, 0, 255).astype(np.uint8))
     else:   # neg-form-mrzish: a form with OCR-B reference lines that are not an MRZ (wrong lengths, no grammar)
         d.text((mm(20), mm(15)), "APPLICATION FORM / FORMULÁRIO DE PEDIDO", font=font(bold, mm(6)), fill=ink)
         y = mm(35)

@@ -127,6 +127,39 @@ import Testing
         #expect(!m.valid)
     }
 
+    /// OCR-B that is not an MRZ: a member card's strip shaped like a TD1 zone and a giro slip's
+    /// digits in a passport's shape break the grammar with sure characters in many fields; a real
+    /// malformed specimen (two fields) still has the structure.
+    @Test func ocrBWithoutTheGrammarIsNoMRZ() {
+        let card = ["MBRVSVWDA<<8147044<<<<<<<<<<<<", "403740826552<V0D<<<<<<<<<<<<<<", "ERIKSSON<<ANNA<MARIA<<<<<<<<<<"]
+        #expect(!MRZDecoder(evidence: Self.evidence(card)).decode(format: .td1).hasStructure)
+        let slip = ["2937155302057387918481389329172442503", "29937213964102469678776062870305330000"].map { String($0.prefix(36)) }
+        #expect(!MRZDecoder(evidence: Self.evidence(slip)).decode(format: .td2).hasStructure)
+        let specimen = ["IDAUT000009993<<<<<<<<<<<<<<<<", "7109094F111231AUT<<<<<<<<<<<<0", "MUSTERFRAU<<ISOLDE<<<<<<<<<<<<"]
+        #expect(MRZDecoder(evidence: Self.evidence(specimen)).decode(format: .td1).hasStructure)
+        #expect(MRZDecoder(evidence: Self.evidence(Self.td3)).decode(format: .td3).hasStructure)
+    }
+
+    /// Several repairs pass the check digits: the one the evidence clearly prefers is made (and
+    /// sent to review); two about as likely as each other leave the reading as it is.
+    @Test func repairMarginDecidesBetweenPassingCombinations() {
+        let truth = Self.passport(number: "A0B0C1234")
+        var read = truth
+        read[1] = "A0BO" + String(read[1].dropFirst(4))     // the 0 at cell 3 (weight 7) read as O
+        // Cell 1 has weight 3: turning its 0 into an O passes every check as well (24·3 + 24·7 ≡ 0).
+        var decoder = MRZDecoder(evidence: Self.evidence(read, doubt: [(1, 3, "0", 1.0), (1, 1, "O", 6.0)]))
+        decoder.repairMargin = 4
+        let clear = decoder.decode(format: .td3)
+        #expect(clear.lines == truth && clear.repairs.count == 1)
+        decoder.repairMargin = .infinity
+        let strict = decoder.decode(format: .td3)
+        #expect(strict.lines == read && strict.repairs.isEmpty)
+        var close = MRZDecoder(evidence: Self.evidence(read, doubt: [(1, 3, "0", 1.0), (1, 1, "O", 2.0)]))
+        close.repairMargin = 4
+        let undecided = close.decode(format: .td3)
+        #expect(undecided.lines == read && undecided.repairs.isEmpty)
+    }
+
     /// The French identity card's own layout and check digits.
     @Test func frenchIdentityCard() {
         let lines = ["IDFRABERTHIER<<<<<<<<<<<<<<<<<<<<<<<", "9409923102854CORINNE<<<<<<<6512068F4"]

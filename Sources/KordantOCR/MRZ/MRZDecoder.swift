@@ -1,7 +1,7 @@
 import Foundation
 
 /// Turns per-cell evidence into MRZ lines: the format's grammar where it is certain, the check
-/// digits, and repairs only where the evidence allows exactly one.
+/// digits, and repairs only where the evidence singles one out.
 ///
 /// Evidence is a log-score per character per cell (higher is likelier), the sum of the OCR-B
 /// template match and Tesseract's reading. Grammar used, all of it fixed by ICAO 9303: digits in
@@ -16,6 +16,9 @@ struct MRZDecoder {
     var confident = 0.9
     /// Largest log-score gap between the reading and a confusable alternative for a repair.
     var repairGap = 8.0
+    /// How much less evidence (in log-score) the second-best passing repair must have than the
+    /// best for the best to be made; `.infinity`: only a repair that is the sole passing one.
+    var repairMargin = Double.infinity
 
     enum Kind { case documentCode, country, name, free, date, check, checkOrFiller, sex }
 
@@ -139,6 +142,19 @@ struct MRZDecoder {
         var repairedCells: [(Int, Int)]
         /// Characters kept against the grammar (a malformed document).
         var overridden: [String] = []
+        /// The fields those characters are in, one entry per character.
+        var overriddenFields: [String] = []
+
+        /// Whether the reading has the format's structure at all. OCR-B that is not an MRZ (a
+        /// giro slip's coding line, a member card's strip shaped like a TD1 zone) breaks it with
+        /// sure characters in many places: letters in dates and country codes, digits in names.
+        /// A real zone read badly breaks it in a field or two: on the dev split's pages and the
+        /// real specimens at most 2 fields besides the names and 4 characters in all; the dev
+        /// split's OCR-B negatives 6–8 fields, or 9 characters and more.
+        var hasStructure: Bool {
+            let fields = Set(overriddenFields).subtracting(["name", "surname", "given_names"])
+            return fields.count < 4 && overriddenFields.count < 7
+        }
     }
 
     func decode(format: MRZ.Format) -> Result {
@@ -170,7 +186,7 @@ struct MRZDecoder {
         // A character the evidence is sure of stands even where the format forbids it: such a
         // document is malformed (its checks and structure then fail), not silently "corrected".
         // Not for look-alikes the grammar exists to separate (O/0, `<`/K…).
-        var overridden: [String] = []
+        var overridden: [String] = [], overriddenFields: [String] = []
         for span in spans {
             for c in span.range {
                 let now = chosen[span.line][c]
@@ -179,6 +195,7 @@ struct MRZDecoder {
                 let sure = posterior(span.line, c, raw, Self.any)
                 guard sure >= 0.97, posterior(span.line, c, now, Self.any) <= 0.02 else { continue }
                 overridden.append("line \(span.line + 1) col \(c + 1): '\(MRZAlphabet.characters[raw])' where the format allows \(span.field)")
+                overriddenFields.append(span.field)
                 chosen[span.line][c] = raw
                 confidence[span.line][c] = sure
             }
@@ -189,7 +206,8 @@ struct MRZDecoder {
         if let m = MRZParser.build(format: format, lines: lines, repairs: []), !m.checks.allSatisfy(\.valid) {
             // Repair: confusable alternatives the evidence ranks close, in the fields whose
             // check digits fail (and the composite's fields when only it fails); kept only when
-            // exactly one combination of at most two changes makes every check digit pass.
+            // one combination of at most three changes makes every check digit pass, or one that
+            // passes is `repairMargin` likelier than any other that does.
             var positions: [(Int, Int, Int)] = []   // line, cell, alternative
             let failing = Set(m.checks.filter { !$0.valid }.map(\.field))
             for span in spans where span.kind == .free || span.kind == .check || span.kind == .checkOrFiller {
@@ -204,7 +222,8 @@ struct MRZDecoder {
                 }
             }
             if positions.count <= 20 {
-                var solutions: [[(Int, Int, Int)]] = []
+                var solutions: [(changes: [(Int, Int, Int)], cost: Double)] = []
+                let limit = repairMargin.isFinite ? 200 : 2
                 func passes(_ changes: [(Int, Int, Int)]) -> Bool {
                     var l = chosen
                     for (line, cell, alt) in changes { l[line][cell] = alt }
@@ -212,16 +231,23 @@ struct MRZDecoder {
                 }
                 // Every combination of up to three changes at distinct cells.
                 func search(_ from: Int, _ picked: [(Int, Int, Int)]) {
-                    guard solutions.count <= 2 else { return }
-                    if !picked.isEmpty && passes(picked) { solutions.append(picked) }
+                    guard solutions.count <= limit else { return }
+                    if !picked.isEmpty && passes(picked) {
+                        let cost = picked.reduce(0.0) { $0 + evidence[$1.0][$1.1][chosen[$1.0][$1.1]] - evidence[$1.0][$1.1][$1.2] }
+                        solutions.append((picked, cost))
+                    }
                     guard picked.count < 3 else { return }
                     for i in from..<positions.count where !picked.contains(where: { $0.0 == positions[i].0 && $0.1 == positions[i].1 }) {
                         search(i + 1, picked + [positions[i]])
                     }
                 }
                 search(0, [])
-                // Exactly one combination, or nothing: never a choice between several.
-                let pick = solutions.count == 1 ? solutions[0] : nil
+                // Exactly one combination, or one the evidence prefers by a wide margin over every
+                // other that passes; otherwise nothing (a repaired zone is never valid either way).
+                solutions.sort { $0.cost < $1.cost }
+                let pick = solutions.count == 1 ? solutions[0].changes
+                    : solutions.count > 1 && solutions.count <= limit && solutions[1].cost - solutions[0].cost >= repairMargin
+                        ? solutions[0].changes : nil
                 if let pick {
                     for (line, cell, alt) in pick {
                         let before = MRZAlphabet.characters[chosen[line][cell]], after = MRZAlphabet.characters[alt]
@@ -236,7 +262,8 @@ struct MRZDecoder {
             }
         }
         if repairs.isEmpty { confirmByCheckDigits(format: format, spans: spans, chosen: chosen, confidence: &confidence) }
-        return Result(lines: lines, confidence: confidence, repairs: repairs, repairedCells: repaired, overridden: overridden)
+        return Result(lines: lines, confidence: confidence, repairs: repairs, repairedCells: repaired, overridden: overridden,
+                      overriddenFields: overriddenFields)
     }
 
     /// Characters OCR-B makes look alike, which the format's grammar is there to tell apart.

@@ -7,10 +7,16 @@ public struct MRZScanOptions: Sendable {
     public var glyphTemperature = 0.012
     /// Weight of Tesseract's reading beside the templates'.
     public var tesseractWeight = 0.6
+    /// Extra weight of a letter Tesseract reads with confidence ≥ 90 in a name cell.
+    public var tesseractNameWeight = 1.0
     /// A character counts as read with confidence at this posterior or above.
     public var confidentCharacter = 0.9
     /// Largest log-score gap between a reading and a confusable alternative for a repair.
     public var repairGap = 8.0
+    /// When several repairs make every check digit pass, the best is made only if the evidence
+    /// prefers it over the next by this log-score margin (e⁴ ≈ 55 to 1); a repaired zone is
+    /// never valid either way.
+    public var repairMargin = 4.0
     /// Mean template distance above which a band is not taken for an MRZ at all.
     public var maxMeanDistance = 0.2
     /// Weigh look-alikes against the document's own sure glyphs (``MRZAdaptation``).
@@ -103,6 +109,26 @@ enum MRZScanner {
         guard var (format, decoded) = decode(evidence, length: best.band.length, lines: best.band.lines.count, options: options) else {
             return nil
         }
+        // Names carry no check digit, and where toner or a fax thins a stroke the templates take
+        // an L or E for a C; Tesseract reads letters in names well (its weakness is digits
+        // against letters and `<` against K/C/S/E, so its letter is weighed against the other
+        // letters only, never against the filler).
+        if options.tesseractNameWeight > 0 {
+            for span in MRZDecoder.layout(format) where span.kind == .name {
+                for cell in span.range {
+                    guard let (char, confidence) = tesseractReading[span.line * 1000 + cell], confidence >= 90,
+                          char.isLetter, let k = MRZAlphabet.index(char) else { continue }
+                    let q = min(0.97, confidence / 100), hit = log(q), miss = log((1 - q) / 36)
+                    for c in 0..<MRZAlphabet.count where c != MRZAlphabet.filler {
+                        evidence[span.line][cell][c] += options.tesseractNameWeight * (c == k ? hit : miss)
+                    }
+                }
+            }
+            if !options.adaptation {
+                guard let again = decode(evidence, length: best.band.length, lines: best.band.lines.count, options: options) else { return nil }
+                (format, decoded) = again
+            }
+        }
         // The document's own sure glyphs decide between look-alikes (0/O, 8/B…) where the stock
         // templates lean weakly; then everything is decided again on the sharper evidence.
         if options.adaptation {
@@ -124,6 +150,8 @@ enum MRZScanner {
                 decoded.confidence[line][cell] = min(decoded.confidence[line][cell], 0.5)
             }
         }
+        // OCR-B without the format's structure is not an MRZ (see `hasStructure`).
+        guard decoded.hasStructure else { return nil }
         guard var mrz = MRZParser.build(format: format, lines: decoded.lines, repairs: decoded.repairs) else { return nil }
         // Per-field readings and what is in doubt.
         var doubtful: [String] = []
@@ -167,6 +195,7 @@ enum MRZScanner {
         var decoder = MRZDecoder(evidence: evidence)
         decoder.confident = options.confidentCharacter
         decoder.repairGap = options.repairGap
+        decoder.repairMargin = options.repairMargin
         // Passport or visa (and TD2 or visa B) differ only in the document code's first letter and
         // the check digits they carry: when the letter is in doubt, the layout whose check digits
         // hold wins.
