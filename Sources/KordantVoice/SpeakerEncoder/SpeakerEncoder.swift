@@ -43,6 +43,8 @@ public final class SpeakerEncoder: @unchecked Sendable {
     public static let embeddingSize = SpeakerEncoderWeights.embeddingSize
     /// Frames per partial window (1.6 s).
     public static let partialFrames = 160
+    /// Partial windows run through the network together (bounds the working memory to ~64 MB).
+    static let partialBatch = 64
     /// Partial windows per second of audio.
     public static let partialRate = 1.3
     /// The last partial is kept if at least this share of it is audio.
@@ -89,7 +91,14 @@ public final class SpeakerEncoder: @unchecked Sendable {
         let mel = UnsafeMutableBufferPointer<Float>.allocate(capacity: frames * SpeakerMel.bands)
         defer { mel.deallocate() }
         wav.withUnsafeBufferPointer { SpeakerMel().compute($0, frames: frames, into: mel.baseAddress!) }
-        let partials = forward(mel: UnsafeBufferPointer(mel), starts: slices.map(\.lowerBound))
+        // At most `partialBatch` partials per pass: the working buffers grow by about 1 MB per
+        // partial (an hour of speech would need 4.5 GB at once), and each partial is independent.
+        let starts = slices.map(\.lowerBound)
+        var partials: [[Float]] = []
+        partials.reserveCapacity(starts.count)
+        for first in stride(from: 0, to: starts.count, by: Self.partialBatch) {
+            partials += forward(mel: UnsafeBufferPointer(mel), starts: Array(starts[first..<min(first + Self.partialBatch, starts.count)]))
+        }
         let d = Self.embeddingSize
         var mean = [Float](repeating: 0, count: d)
         for p in partials { for k in 0..<d { mean[k] += p[k] } }
