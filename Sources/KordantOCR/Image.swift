@@ -156,7 +156,7 @@ public enum ImageLoader {
         return try wrap(pix, result, format: "PNG", path: path, limits: limits)
     }
 
-    /// A JPEG through the quiet reader, or nil for a layout left to Leptonica (CMYK, YCCK).
+    /// A JPEG through the quiet reader, or nil for a layout left to Leptonica (none in practice: 1, 3 and 4 components are read here).
     static func loadJPEG(path: String, limits: ImageLimits) throws(OCRError) -> LeptImage? {
         var result = kordant_image_result()
         let pix = kordant_read_jpeg(path, Int64(limits.maxPixels), &result)
