@@ -166,6 +166,22 @@ import Testing
         #expect(QuietReaderTests.same(ours, theirs), "CMYK pixels differ from Leptonica's reader")
     }
 
+    /// Files with JPEG's magic (FF D8) that are not JPEGs the quiet reader takes: refused by it,
+    /// never handed to Leptonica's printing reader (FuzzImage: "JPEG datastream contains no image").
+    @Test func jpegMagicNeverReachesLeptonica() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("magic-\(getpid()).jpg").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for bytes: [UInt8] in [[0xFF, 0xD8, 0xFE, 0x00, 0x10] + Array(repeating: 0x41, count: 64), [0xFF, 0xD8, 0xFF, 0xD9], [0xFF, 0xD8]] {
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            var error: OCRError?
+            let printed = Self.stderr {
+                do throws(OCRError) { _ = try ImageLoader.load(path: path) } catch let e { error = e }
+            }
+            #expect(error?.kind == .unreadable, "\(bytes.prefix(4)): \(String(describing: error))")
+            #expect(printed.isEmpty, "\(bytes.prefix(4)) printed: \(printed)")
+        }
+    }
+
     @Test func cutFileIsRefusedWithoutPrinting() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: Self.file))
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("cmyk-cut-\(getpid()).jpg").path
