@@ -144,5 +144,21 @@ if Context.environment["KORDANT_FUZZ"] != nil {
         .target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"),
         .executableTarget(name: "FuzzWAV", dependencies: ["KordantAudio", "CFuzzDriver"], path: "Fuzz/FuzzWAV"),
         .executableTarget(name: "FuzzMRZ", dependencies: ["KordantOCR", "CFuzzDriver"], path: "Fuzz/FuzzMRZ"),
+        .executableTarget(name: "FuzzImage", dependencies: ["KordantOCR", "CFuzzDriver"], path: "Fuzz/FuzzImage"),
+        .executableTarget(name: "FuzzPDF", dependencies: ["KordantOCR", "CFuzzDriver"], path: "Fuzz/FuzzPDF"),
+        .executableTarget(name: "FuzzMultipart", dependencies: ["KordantServer", "CFuzzDriver"], path: "Fuzz/FuzzMultipart"),
+        .executableTarget(name: "FuzzJWT", dependencies: [
+            "KordantServer", "CFuzzDriver", .product(name: "Crypto", package: "swift-crypto"),
+        ], path: "Fuzz/FuzzJWT"),
+        .executableTarget(name: "FuzzTRPC", dependencies: ["KordantAPI", "KordantClient", "CFuzzDriver"], path: "Fuzz/FuzzTRPC"),
+        .executableTarget(name: "FuzzManifest", dependencies: ["KordantBatch", "CFuzzDriver"], path: "Fuzz/FuzzManifest"),
+        .executableTarget(name: "FuzzEnrollment", dependencies: ["KordantVoice", "CFuzzDriver"], path: "Fuzz/FuzzEnrollment"),
+        .executableTarget(name: "FuzzConfig", dependencies: ["KordantClient", "CFuzzDriver"], path: "Fuzz/FuzzConfig"),
     ]
+    // -Xswiftc instruments only Swift code: our C and C++ shims get libFuzzer's coverage and
+    // ASan here, target by target (an -Xcc flag would change, and rebuild, every Swift module).
+    for target in package.targets where ["CKordantImage", "CKordantPDF"].contains(target.name) {
+        target.cSettings = (target.cSettings ?? []) + [.unsafeFlags(["-fsanitize=fuzzer-no-link,address"])]
+        target.cxxSettings = (target.cxxSettings ?? []) + [.unsafeFlags(["-fsanitize=fuzzer-no-link,address"])]
+    }
 }

@@ -187,22 +187,29 @@ struct Pix *kordant_read_jpeg(const char *path, long long max_pixels, kordant_im
         r->status = KORDANT_IMAGE_TOO_LARGE;
         longjmp(error.jump, 1);
     }
-    if (info.num_components != 1 && info.num_components != 3) {
-        // CMYK / YCCK need Adobe-marker-dependent inversion: Leptonica's reader does that.
+    if (info.num_components != 1 && info.num_components != 3 && info.num_components != 4) {
         r->status = KORDANT_IMAGE_UNSUPPORTED;
         longjmp(error.jump, 1);
     }
-    info.out_color_space = info.num_components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    // CMYK and YCCK are read here too (libjpeg gives CMYK for both), not by Leptonica's reader,
+    // whose libjpeg prints "Premature end of JPEG file" on stderr for a cut file (found by FuzzImage).
+    info.out_color_space = info.num_components == 1 ? JCS_GRAYSCALE : info.num_components == 3 ? JCS_RGB : JCS_CMYK;
     jpeg_start_decompress(&info);
     l_int32 w = (l_int32)info.output_width, h = (l_int32)info.output_height;
     int channels = info.output_components;
+    if (channels != 1 && channels != 3 && channels != 4) {
+        r->status = KORDANT_IMAGE_UNSUPPORTED;
+        longjmp(error.jump, 1);
+    }
     pix = pixCreate(w, h, channels == 1 ? 8 : 32);
     row = malloc((size_t)w * (size_t)channels);
     if (!pix || !row) {
         set_message(r, "", "out of memory");
         longjmp(error.jump, 1);
     }
-    if (channels == 3) pixSetSpp(pix, 3);
+    if (channels > 1) pixSetSpp(pix, 3);
+    // Photoshop writes CMYK inverted and marks such files with its Adobe marker.
+    int inverted = info.saw_Adobe_marker;
     l_uint32 *data = pixGetData(pix);
     l_int32 wpl = pixGetWpl(pix);
     for (l_int32 y = 0; y < h; y++) {
@@ -214,12 +221,21 @@ struct Pix *kordant_read_jpeg(const char *path, long long max_pixels, kordant_im
         l_uint32 *line = data + (size_t)y * (size_t)wpl;
         if (channels == 1) {
             for (l_int32 x = 0; x < w; x++) SET_DATA_BYTE(line, x, row[x]);
-        } else {
+        } else if (channels == 3) {
             const JSAMPLE *s = row;
             for (l_int32 x = 0; x < w; x++, s += 3) {
                 SET_DATA_BYTE(line + x, COLOR_RED, s[0]);
                 SET_DATA_BYTE(line + x, COLOR_GREEN, s[1]);
                 SET_DATA_BYTE(line + x, COLOR_BLUE, s[2]);
+            }
+        } else {
+            const JSAMPLE *s = row;
+            for (l_int32 x = 0; x < w; x++, s += 4) {
+                int c = s[0], m = s[1], yy = s[2], k = s[3];
+                if (!inverted) { c = 255 - c; m = 255 - m; yy = 255 - yy; k = 255 - k; }
+                SET_DATA_BYTE(line + x, COLOR_RED, k * c / 255);
+                SET_DATA_BYTE(line + x, COLOR_GREEN, k * m / 255);
+                SET_DATA_BYTE(line + x, COLOR_BLUE, k * yy / 255);
             }
         }
     }

@@ -144,6 +144,8 @@ public enum BatchInput {
     /// The manifest's non-empty lines, numbered from 1. A line that is not a JSON object stops the batch.
     static func manifest(_ path: String) throws -> [(Int, JSONValue)] {
         guard FileManager.default.fileExists(atPath: path) else { throw BatchInputError(path: path, message: "no such file or folder") }
+        // An empty manifest is an empty batch; not read, as FoundationEssentials leaks a 4 KB buffer reading a 0-byte file.
+        if ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil) == 0 { return [] }
         guard let data = FileManager.default.contents(atPath: path) else { throw BatchInputError(path: path, message: "cannot read the manifest") }
         var out: [(Int, JSONValue)] = []
         for (i, raw) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {

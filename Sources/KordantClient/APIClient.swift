@@ -187,7 +187,7 @@ public final class KordantAPIClient: Sendable {
         var body = Data()
         func part(_ name: String, filename: String? = nil, contentType: String? = nil, _ content: Data) {
             body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"".utf8))
-            if let filename { body.append(Data("; filename=\"\(filename.replacingOccurrences(of: "\"", with: "_"))\"".utf8)) }
+            if let filename { body.append(Data("; filename=\"\(Self.formFilename(filename))\"".utf8)) }
             body.append(Data("\r\n".utf8))
             if let contentType { body.append(Data("Content-Type: \(contentType)\r\n".utf8)) }
             body.append(Data("\r\n".utf8))
@@ -309,6 +309,12 @@ public final class KordantAPIClient: Sendable {
         }
         return TRPCError(code: TRPCErrorCode(httpStatus: status).rawValue, httpStatus: status,
                          message: "HTTP \(status) without a tRPC error body (\(preview(body)))")
+    }
+
+    /// A filename as it may appear in a part's quoted `filename=` parameter: a quote, CR or LF
+    /// (all legal in Linux file names) would end the parameter or the header and corrupt the form.
+    static func formFilename(_ name: String) -> String {
+        String(name.map { $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" ? "_" : $0 })
     }
 
     static func preview(_ data: Data) -> String {

@@ -72,6 +72,8 @@ public struct ClientConfigFile: Codable, Sendable {
         guard st.st_mode & 0o077 == 0 else {
             throw ClientError.credentials(String(format: "%@: mode %o lets other users read it; run chmod 600 %@", path, st.st_mode & 0o777, path))
         }
+        // Said before reading: FoundationEssentials leaks a 4 KB buffer reading a 0-byte file (found by FuzzConfig).
+        guard st.st_size > 0 else { throw ClientError.credentials("\(path): empty; expected a JSON object with optional \"token\" and \"server\" strings") }
         guard let data = FileManager.default.contents(atPath: path) else { throw ClientError.credentials("\(path): cannot read") }
         do { return try JSONDecoder().decode(ClientConfigFile.self, from: data) } catch {
             throw ClientError.credentials("\(path): not a JSON object with optional \"token\" and \"server\" strings")

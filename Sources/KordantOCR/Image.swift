@@ -104,8 +104,11 @@ public enum ImageLoader {
         let head = prefix(of: path, count: 24)
         if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
             if let image = try loadPNG(path: path, head: head, size: size, limits: limits) { return [image] }
-        } else if head.starts(with: [0xFF, 0xD8, 0xFF]) {
+        } else if head.starts(with: [0xFF, 0xD8]) {
+            // Every file with JPEG's two magic bytes (Leptonica's own test) stays with the quiet
+            // reader: Leptonica's libjpeg prints on stderr (FuzzImage found both routes).
             if let image = try loadJPEG(path: path, limits: limits) { return [image] }
+            throw OCRError(.unreadable, path: path, "unsupported JPEG layout (neither grey, RGB nor CMYK)")
         }
         var format: Int32 = 0, w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
         guard pixReadHeader(path, &format, &w, &h, &bps, &spp, &cmap) == 0 else {
@@ -156,7 +159,7 @@ public enum ImageLoader {
         return try wrap(pix, result, format: "PNG", path: path, limits: limits)
     }
 
-    /// A JPEG through the quiet reader, or nil for a layout left to Leptonica (CMYK, YCCK).
+    /// A JPEG through the quiet reader, or nil for a layout left to Leptonica (none in practice: 1, 3 and 4 components are read here).
     static func loadJPEG(path: String, limits: ImageLimits) throws(OCRError) -> LeptImage? {
         var result = kordant_image_result()
         let pix = kordant_read_jpeg(path, Int64(limits.maxPixels), &result)

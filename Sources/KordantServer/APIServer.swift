@@ -37,6 +37,14 @@ public struct ServerConfiguration: Sendable {
     public var maxUploadBytes = 64 << 20
     /// Largest tRPC request body accepted (413 above).
     public var maxRequestBytes = 4 << 20
+    /// Seconds a connection may send nothing — between requests or in the middle of one — before
+    /// it is closed: a client that stalls mid-body cannot hold a connection (and its buffers) forever.
+    public var idleTimeout = 30.0
+    /// Bytes of request bodies being received at once, over all connections: a request reserves
+    /// its declared length (or its limit, when chunked) before reading, and is answered 503 (which
+    /// clients retry) when the reservation does not fit. With processing after receipt synchronous,
+    /// the server holds at most this plus one body per cooperative thread.
+    public var maxBufferedBodyBytes = 256 << 20
     public init() {}
 }
 
@@ -66,11 +74,13 @@ public struct APIServer: Sendable {
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let store = try Store(path: configuration.databasePath,
                               uploadsDirectory: URL(fileURLWithPath: configuration.uploadsDirectory, isDirectory: true))
-        let responder = APIResponder(store: store, configuration: configuration, logger: logger)
+        let responder = APIResponder(store: store, configuration: configuration, logger: logger,
+                                     bodies: BodyBudget(total: configuration.maxBufferedBodyBytes))
         var appConfig = ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: nil)
         appConfig.reuseAddress = true
+        let idle = TimeAmount.milliseconds(Int64((max(configuration.idleTimeout, 0.001) * 1000).rounded()))
         let app = Application(
-            responder: responder, configuration: appConfig,
+            responder: responder, server: .http1(configuration: .init(idleTimeout: idle)), configuration: appConfig,
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger)
         try await app.runService()
@@ -83,6 +93,7 @@ struct APIResponder: HTTPResponder {
     let store: Store
     let configuration: ServerConfiguration
     let logger: Logger
+    let bodies: BodyBudget
 
     func respond(to request: Request, context: ServerContext) async throws -> Response {
         let path = request.uri.path
@@ -354,15 +365,24 @@ struct APIResponder: HTTPResponder {
     }
 
     func collect(_ request: Request, limit: Int) async throws -> Data {
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
+        let declared = request.headers[.contentLength].flatMap(Int.init)
+        if let length = declared, length > limit {
             throw TRPCError(.payloadTooLarge, "body of \(length) bytes is larger than the \(limit)-byte limit")
         }
+        let reserved = min(max(declared ?? limit, 0), bodies.total)
+        guard bodies.reserve(reserved) else {
+            throw TRPCError(.serviceUnavailable, "the server is receiving too many large bodies at once; retry shortly")
+        }
+        defer { bodies.release(reserved) }
         var request = request
         do {
             let buffer = try await request.collectBody(upTo: limit)
             return Data(buffer.readableBytesView)
-        } catch {
+        } catch is NIOTooManyBytesError {
             throw TRPCError(.payloadTooLarge, "body is larger than the \(limit)-byte limit")
+        } catch {
+            // The connection closed or timed out mid-body: not the client's size, its transfer.
+            throw TRPCError(.badRequest, "the request body could not be read to its end")
         }
     }
 
@@ -383,4 +403,25 @@ struct TRPCError: Error {
     let code: TRPCErrorCode
     let message: String
     init(_ code: TRPCErrorCode, _ message: String) { self.code = code; self.message = message }
+}
+
+/// The bytes of request bodies being received, shared by every connection (see
+/// ``ServerConfiguration/maxBufferedBodyBytes``).
+final class BodyBudget: @unchecked Sendable {
+    let total: Int
+    private var used = 0
+    private let lock = NSLock()
+
+    init(total: Int) { self.total = total }
+
+    /// Takes `bytes` of the budget; false (taking nothing) when they do not fit.
+    func reserve(_ bytes: Int) -> Bool {
+        lock.withLock {
+            guard bytes <= total - used else { return false }
+            used += bytes
+            return true
+        }
+    }
+
+    func release(_ bytes: Int) { lock.withLock { used -= bytes } }
 }

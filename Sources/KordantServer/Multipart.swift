@@ -29,6 +29,12 @@ struct MultipartForm {
         var description: String { if case .malformed(let m) = self { m } else { "" } }
     }
 
+    /// More parts than any upload needs (the client sends three): a body of many tiny parts
+    /// would otherwise cost far more memory and time than its bytes.
+    static let maxParts = 16
+    /// Part headers beyond this are refused before being decoded as text.
+    static let maxHeaderBytes = 8 << 10
+
     init(body: Data, boundary: String) throws {
         let delimiter = Data("--\(boundary)".utf8)
         let crlf = Data("\r\n".utf8)
@@ -39,8 +45,12 @@ struct MultipartForm {
             if body[cursor...].starts(with: Data("--".utf8)) { return }
             guard body[cursor...].starts(with: crlf) else { throw ParseError.malformed("malformed multipart delimiter") }
             cursor += 2
-            guard let headerEnd = body[cursor...].firstRange(of: Data("\r\n\r\n".utf8)) else {
-                throw ParseError.malformed("multipart part without headers")
+            guard parts.count < Self.maxParts else { throw ParseError.malformed("more than \(Self.maxParts) multipart parts") }
+            // Only the first maxHeaderBytes are searched: a part's headers cannot be larger.
+            let window = body[cursor..<min(body.endIndex, cursor + Self.maxHeaderBytes + 4)]
+            guard let headerEnd = window.firstRange(of: Data("\r\n\r\n".utf8)) else {
+                throw ParseError.malformed(window.count > Self.maxHeaderBytes
+                    ? "multipart part headers longer than \(Self.maxHeaderBytes) bytes" : "multipart part without headers")
             }
             let headerText = String(decoding: body[cursor..<headerEnd.lowerBound], as: UTF8.self)
             let contentStart = headerEnd.upperBound

@@ -327,6 +327,8 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: "Fraction of API requests whose connection is closed without an answer.") var dropRate = 0.0
     @Option(name: .long, help: "Delay added to every API request, milliseconds.") var latencyMs = 0
     @Option(name: .long, help: "Retry-After seconds sent with injected failures.") var retryAfter: Int?
+    @Option(name: .long, help: "Seconds a connection may send nothing (between requests or mid-body) before it is closed.")
+    var idleTimeout = 30.0
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
@@ -334,6 +336,7 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--fail-rate and --drop-rate are fractions with a sum ≤ 1")
         }
         guard latencyMs >= 0, (0...65535).contains(port) else { throw ValidationError("bad --latency-ms or --port") }
+        guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 86_400 else { throw ValidationError("--idle-timeout is seconds, more than 0 and at most 86400") }
     }
 
     func run() async throws {
@@ -346,6 +349,7 @@ struct Serve: AsyncParsableCommand {
         c.host = host; c.port = port; c.databasePath = db; c.uploadsDirectory = uploads
         c.secret = secret ?? ProcessInfo.processInfo.environment["KORDANT_DEV_SECRET"] ?? DevToken.defaultSecret
         c.transformer = transformer
+        c.idleTimeout = idleTimeout
         c.faults = FaultInjection(failRate: failRate, dropRate: dropRate, latencyMs: latencyMs, retryAfterSeconds: retryAfter)
         let host = host
         do {
@@ -368,6 +372,11 @@ struct Token: ParsableCommand {
     @Option(name: .long) var name = "Dev User"
     @Option(name: .long, help: "Lifetime, days.") var days = 30.0
     @Option(name: .long) var secret: String?
+
+    func validate() throws {
+        // The lifetime becomes whole seconds: NaN, infinity or an overflowing count would trap.
+        guard days.isFinite, days > 0, days <= 36_500 else { throw ValidationError("--days must be more than 0 and at most 36500") }
+    }
 
     func run() throws {
         let s = secret ?? ProcessInfo.processInfo.environment["KORDANT_DEV_SECRET"] ?? DevToken.defaultSecret

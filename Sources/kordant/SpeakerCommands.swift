@@ -204,19 +204,15 @@ struct EnrollmentFile: Sendable {
     }
 
     static func read(_ path: String) throws(Problem) -> EnrollmentFile {
-        func bad(_ message: String, _ code: String = "bad_enrollment") -> Problem { Problem(code: code, message: "\(path): \(message)") }
-        guard let data = FileManager.default.contents(atPath: path) else { throw bad("cannot read the enrollment file", "not_found") }
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            throw bad("not an enrollment (expected the JSON object `kordant enroll --json` prints)")
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Problem(code: "not_found", message: "\(path): cannot read the enrollment file")
         }
-        guard let values = object["voiceprint"] as? [Double], !values.isEmpty else { throw bad("the enrollment has no voiceprint (did it pass?)") }
-        guard let model = object["model"] as? String, values.count == SpeakerEncoder.embeddingSize else {
-            throw bad("the enrollment was made by an older engine (MFCC voiceprint of \(values.count) values), which cannot verify a voice; enroll again with `kordant enroll`", "enrollment_outdated")
+        do {
+            let stored = try StoredEnrollment.parse(data)
+            return EnrollmentFile(voiceprint: stored.voiceprint, model: stored.model)
+        } catch {
+            throw Problem(code: error.code, message: "\(path): \(error.message)")
         }
-        guard model == SpeakerEncoder.modelName else {
-            throw bad("the enrollment's voiceprint comes from model \(model), this engine uses \(SpeakerEncoder.modelName); enroll again", "enrollment_outdated")
-        }
-        return EnrollmentFile(voiceprint: values.map(Float.init), model: model)
     }
 
     /// ``read(_:)`` or the process ends with the problem (exit 45).

@@ -246,4 +246,18 @@ import Testing
         #expect(ClientConfiguration.defaultServer(home: home, environment: [:]) == "http://127.0.0.1:1234")
         #expect(ClientConfiguration.defaultServer(home: home, environment: ["KORDANT_SERVER": "http://x:1"]) == "http://x:1")
     }
+
+    /// An empty config file (FuzzConfig's one finding: reading a 0-byte file leaked 4 KB inside
+    /// FoundationEssentials) is refused from its size, without being read, and says what it expected.
+    @Test func emptyConfigFileIsRefusedUnread() throws {
+        let home = KordantHome(url: Kordant.scratch("empty-config"))
+        #expect(FileManager.default.createFile(atPath: home.configFile.path, contents: Data(), attributes: [.posixPermissions: 0o600]))
+        do {
+            _ = try ClientConfigFile.load(path: home.configFile.path)
+            Issue.record("an empty config file was accepted")
+        } catch let e as ClientError {
+            #expect(e.description.contains("empty; expected a JSON object"), "\(e)")
+        }
+        #expect(ClientConfiguration.defaultServer(home: home, environment: [:]) == "http://127.0.0.1:3000")
+    }
 }

@@ -137,3 +137,61 @@ import Testing
         }
     }
 }
+
+/// CMYK JPEG through the quiet reader (FuzzImage found a cut one printing "Premature end of JPEG
+/// file" on stderr when Leptonica's reader still took these).
+@Suite(.serialized) struct CMYKJPEGTests {
+    static let file = ImageLoadingTests.root + "/Fuzz/Seeds/FuzzImage/cmyk.jpg"   // Pillow, Adobe-inverted CMYK
+
+    /// Runs `body` with file descriptor 2 pointed at a file; returns what was written to it.
+    static func stderr(during body: () throws -> Void) rethrows -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("stderr-\(getpid())-\(UUID().uuidString)").path
+        let saved = dup(2), fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        dup2(fd, 2)
+        defer {
+            dup2(saved, 2)
+            close(saved)
+            close(fd)
+            try? FileManager.default.removeItem(atPath: path)
+        }
+        try body()
+        fflush(nil)
+        return (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    }
+
+    @Test func samePixelsAsLeptonica() throws {
+        let ours = try ImageLoader.load(path: Self.file)[0]
+        let theirs = try QuietReaderTests.leptonica(Self.file)
+        #expect(ours.width == 48 && ours.height == 32 && ours.depth == 32)
+        #expect(QuietReaderTests.same(ours, theirs), "CMYK pixels differ from Leptonica's reader")
+    }
+
+    /// Files with JPEG's magic (FF D8) that are not JPEGs the quiet reader takes: refused by it,
+    /// never handed to Leptonica's printing reader (FuzzImage: "JPEG datastream contains no image").
+    @Test func jpegMagicNeverReachesLeptonica() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("magic-\(getpid()).jpg").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for bytes: [UInt8] in [[0xFF, 0xD8, 0xFE, 0x00, 0x10] + Array(repeating: 0x41, count: 64), [0xFF, 0xD8, 0xFF, 0xD9], [0xFF, 0xD8]] {
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            var error: OCRError?
+            let printed = Self.stderr {
+                do throws(OCRError) { _ = try ImageLoader.load(path: path) } catch let e { error = e }
+            }
+            #expect(error?.kind == .unreadable, "\(bytes.prefix(4)): \(String(describing: error))")
+            #expect(printed.isEmpty, "\(bytes.prefix(4)) printed: \(printed)")
+        }
+    }
+
+    @Test func cutFileIsRefusedWithoutPrinting() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.file))
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cmyk-cut-\(getpid()).jpg").path
+        try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var error: OCRError?
+        let printed = Self.stderr {
+            do throws(OCRError) { _ = try ImageLoader.load(path: path) } catch let e { error = e }
+        }
+        #expect(error?.kind == .unreadable && error?.detail.contains("JPEG") == true, "\(String(describing: error))")
+        #expect(printed.isEmpty, "printed: \(printed)")
+    }
+}

@@ -22,7 +22,7 @@ enum {
     KORDANT_IMAGE_OK = 0,
     KORDANT_IMAGE_UNREADABLE = 1,
     KORDANT_IMAGE_TOO_LARGE = 2,
-    /// A layout this reader leaves to Leptonica (interlaced PNG, CMYK/YCCK JPEG).
+    /// A layout this reader leaves to Leptonica (interlaced PNG, JPEG of 2 components).
     KORDANT_IMAGE_UNSUPPORTED = 3,
 };
 
