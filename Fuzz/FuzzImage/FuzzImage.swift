@@ -11,10 +11,8 @@ import KordantOCR
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzImage(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data else { return 0 }
-    let path = "/dev/shm/kordant-fuzz-image-\(getpid())"
-    guard let f = fopen(path, "wb") else { return 0 }
-    fwrite(data, 1, size, f)
-    fclose(f)
+    guard let file = kordant_fuzz_file("image", "", data, size) else { return 0 }
+    let path = String(cString: file)
     // A small pixel limit keeps one input's decode bounded (the limit itself is under test too).
     let limits = ImageLimits(maxPixels: 4_000_000)
     do {

@@ -10,10 +10,8 @@ import KordantBatch
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzManifest(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data else { return 0 }
-    let path = "/dev/shm/kordant-fuzz-manifest-\(getpid()).jsonl"
-    guard let f = fopen(path, "wb") else { return 0 }
-    fwrite(data, 1, size, f)
-    fclose(f)
+    guard let file = kordant_fuzz_file("manifest", ".jsonl", data, size) else { return 0 }
+    let path = String(cString: file)
     let readers: [(String) throws -> [BatchItem]] = [BatchInput.enrollments, BatchInput.verifications, BatchInput.documents]
     for read in readers {
         do {

@@ -10,10 +10,8 @@ import KordantOCR
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPDF(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data else { return 0 }
-    let path = "/dev/shm/kordant-fuzz-pdf-\(getpid())"
-    guard let f = fopen(path, "wb") else { return 0 }
-    fwrite(data, 1, size, f)
-    fclose(f)
+    guard let file = kordant_fuzz_file("pdf", "", data, size) else { return 0 }
+    let path = String(cString: file)
     let limits = ImageLimits(maxPixels: 1_000_000)
     do {
         let document = try PDFDocument(path: path, limits: limits)

@@ -13,10 +13,8 @@ import KordantAudio
 public func fuzzWAV(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data else { return 0 }
     // The reader takes a path (libsndfile opens it itself): one tmpfs file per process.
-    let path = "/dev/shm/kordant-fuzz-wav-\(getpid())"
-    guard let f = fopen(path, "wb") else { return 0 }
-    fwrite(data, 1, size, f)
-    fclose(f)
+    guard let file = kordant_fuzz_file("wav", "", data, size) else { return 0 }
+    let path = String(cString: file)
     // The first byte picks the options, so both the strict and the lenient path are explored.
     let lenient = size > 0 && data[0] & 1 == 1
     do {
