@@ -337,21 +337,24 @@ final class RawConnection {
 
     /// Reads until the peer closes or `timeout` seconds pass with nothing to read.
     func readUntilClosed(timeout: Int) -> String {
-        var received = Data()
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&p, 1, Int32(timeout * 1000)) > 0 else { break }
-            let n = recv(fd, &buffer, buffer.count, 0)
-            if n <= 0 { closedByPeer = true; break }
-            received.append(contentsOf: buffer[0..<n])
-        }
-        return String(decoding: received, as: UTF8.self)
+        read(timeout: timeout) { _ in false }
     }
 
     /// Reads until the peer closes, a full response head and its declared body have arrived, or
     /// `timeout` seconds pass with nothing to read.
     func readUntilClosedOrResponse(timeout: Int = 30) -> String {
+        read(timeout: timeout) { text in
+            guard let head = text.range(of: "\r\n\r\n") else { return false }
+            let length = text[..<head.lowerBound].split(separator: "\r\n")
+                .first { $0.lowercased().hasPrefix("content-length:") }
+                .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+            return text.utf8.count - text[..<head.upperBound].utf8.count >= length
+        }
+    }
+
+    /// Reads until the peer closes, `done` says the text so far is complete, or `timeout` seconds
+    /// pass with nothing to read.
+    private func read(timeout: Int, done: (String) -> Bool) -> String {
         var received = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -360,13 +363,7 @@ final class RawConnection {
             let n = recv(fd, &buffer, buffer.count, 0)
             if n <= 0 { closedByPeer = true; break }
             received.append(contentsOf: buffer[0..<n])
-            let text = String(decoding: received, as: UTF8.self)
-            if let head = text.range(of: "\r\n\r\n") {
-                let length = text[..<head.lowerBound].split(separator: "\r\n")
-                    .first { $0.lowercased().hasPrefix("content-length:") }
-                    .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
-                if text.utf8.count - text[..<head.upperBound].utf8.count >= length { break }
-            }
+            if done(String(decoding: received, as: UTF8.self)) { break }
         }
         return String(decoding: received, as: UTF8.self)
     }
