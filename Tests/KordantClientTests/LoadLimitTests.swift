@@ -152,16 +152,20 @@ import Testing
                 + "Content-Type: multipart/form-data; boundary=B\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n--B\r\n\r\n")
             return c
         }
-        var holding = try (0..<4).map { _ in try chunkedUpload() }
-        // The four reservations are taken once the server has started reading them: a fifth
-        // upload is refused as soon as they are (polled, with a bound against a hang).
+        // Uploads are opened one at a time until the server refuses one. The server reads
+        // connections on several threads, so under load a later upload can be read before an
+        // earlier one: each is given a moment, and one refused late holds nothing.
+        var holding: [RawConnection] = []
         var answer = ""
-        let deadline = Date().addingTimeInterval(60)
-        repeat {
-            let fifth = try chunkedUpload()
-            answer = fifth.readUntilClosedOrResponse(timeout: 2)
-        } while !answer.hasPrefix("HTTP/1.1 503") && Date() < deadline
+        let deadline = Date().addingTimeInterval(120)   // a bound against a hang, not a timing
+        while !answer.hasPrefix("HTTP/1.1 503"), holding.count < 16, Date() < deadline {
+            let upload = try chunkedUpload()
+            answer = upload.readUntilClosedOrResponse(timeout: 1)
+            if answer.isEmpty { holding.append(upload) }
+        }
         #expect(answer.hasPrefix("HTTP/1.1 503") && answer.contains("SERVICE_UNAVAILABLE"), "\(answer.prefix(300))")
+        holding.removeAll { !$0.readUntilClosedOrResponse(timeout: 1).isEmpty }
+        #expect(holding.count == 4, "uploads holding a reservation when the server refused one")
         holding.removeAll()   // closes them
         // The server releases the budget once it sees them closed (polled, bounded).
         let data = Data("after the bomb".utf8)
