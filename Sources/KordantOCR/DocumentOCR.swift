@@ -26,6 +26,10 @@ public struct OCROptions: Sendable {
     /// into the PDF as the image Tesseract read under an invisible text layer from the same
     /// recognition; PDF pages are then read by OCR even when they have a text layer.
     public var searchablePDF: [String: String] = [:]
+    /// When set, each page's ``PageResult/timings`` (and the document's ``DocumentResult/timings``)
+    /// list how long each step took by this clock, in seconds: ``monotonicSeconds``, or an
+    /// injected clock in tests. Nil (the default): nothing is timed.
+    public var stepClock: (@Sendable () -> Double)?
 
     public init() {}
 }
@@ -91,11 +95,16 @@ public struct PageResult: Sendable, Equatable {
     public var hocr: String?
     public var tsv: String?
     public var alto: String?
+    /// The page's steps in the order they ran, when ``OCROptions/stepClock`` is set.
+    public var timings: [StepTime] = []
 }
 
 public struct DocumentResult: Sendable, Equatable {
     public var path: String
     public var pages: [PageResult]
+    /// Steps of the whole document (`load`: decoding an image file's pages), when
+    /// ``OCROptions/stepClock`` is set.
+    public var timings: [StepTime] = []
 }
 
 /// One worker: a Tesseract handle for text and one for orientation detection, created once and
@@ -125,22 +134,27 @@ public final class OCRWorker {
                     results.append(try textLayerPage(pdf, index: i, options: options))
                     continue
                 }
+                let clock = StepRecorder(clock: options.stepClock)
                 let image = try pdf.render(page: i, dpi: options.pdfDPI, limits: options.limits)
-                results.append(try process(image: image, index: i + 1, options: options, pdf: searchable))
+                clock?.mark("render")
+                results.append(try process(image: image, index: i + 1, options: options, pdf: searchable, clock: clock))
             }
             try searchable?.finish()
             return DocumentResult(path: path, pages: results)
         }
+        let loading = StepRecorder(clock: options.stepClock)
         let pages = try ImageLoader.load(path: path, limits: options.limits)
+        loading?.mark("load")
         let selected = Set(try options.pages?.select(from: pages.count, path: path) ?? Array(1...max(1, pages.count)))
         // Made after the image loaded: an unreadable input leaves no empty PDF behind.
         let searchable = try output.map { out throws(OCRError) in try SearchablePDF(path: out, datapath: text.datapath, title: path) }
         var results: [PageResult] = []
         for (i, page) in pages.enumerated() where selected.contains(i + 1) {
-            results.append(try process(image: page, index: i + 1, options: options, pdf: searchable))
+            results.append(try process(image: page, index: i + 1, options: options, pdf: searchable,
+                                       clock: StepRecorder(clock: options.stepClock)))
         }
         try searchable?.finish()
-        return DocumentResult(path: path, pages: results)
+        return DocumentResult(path: path, pages: results, timings: loading?.steps ?? [])
     }
 
     /// A PDF page from its own text layer: no rendering, no OCR. Word boxes are in pixels at
@@ -158,15 +172,16 @@ public final class OCRWorker {
     }
 
     public func process(image: LeptImage, index: Int = 1, options o: OCROptions = .init()) throws(OCRError) -> PageResult {
-        try process(image: image, index: index, options: o, pdf: nil)
+        try process(image: image, index: index, options: o, pdf: nil, clock: StepRecorder(clock: o.stepClock))
     }
 
     /// As ``process(image:index:options:)``; with `pdf`, the page also goes into that searchable
     /// PDF from the reading that is kept.
-    func process(image: LeptImage, index: Int, options o: OCROptions, pdf: SearchablePDF?) throws(OCRError) -> PageResult {
+    func process(image: LeptImage, index: Int, options o: OCROptions, pdf: SearchablePDF?, clock: StepRecorder?) throws(OCRError) -> PageResult {
         // The MRZ first, on the image as given, whatever the page turns out to be: its lines say
         // which way up the document is, and a page that has one is an identity document.
-        let scanned = MRZScanner.scan(image, tesseract: text, options: o.mrz)
+        let scanned = MRZScanner.scan(image, tesseract: text, options: o.mrz, clock: clock)
+        clock?.mark("mrz.decode")
         var input = image
         let turn = o.preprocess.orientation ? scanned?.rotation ?? 0 : 0
         if turn != 0 { input = try Preprocessor.rotate(image, clockwise: turn) }
@@ -175,12 +190,14 @@ public final class OCRWorker {
             report.rotation = turn
             report.steps.insert("orientation", at: 0)
         }
+        clock?.mark("preprocess")
         let mode: PageSegmentation = o.kind == .id ? .sparse : .auto
         // With a PDF to write, the handle keeps its results until the page is added (or dropped).
         let keep = pdf != nil
         defer { if keep { text.clear() } }
         var page = try text.recognize(prepared, resolution: report.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv, alto: o.alto,
                                       pageNumber: index - 1, keep: keep)
+        clock?.mark("recognize")
         // Whether the handle still holds the reading that is kept (a later try replaces it).
         var handleHoldsKept = true
         // Orientation only when the reading is poor: an upright page reads with high confidence and
@@ -215,6 +232,7 @@ public final class OCRWorker {
                     if !report.steps.contains("orientation") { report.steps.append("orientation") }
                 }
             }
+            clock?.mark("orientation")
         }
         if let pdf {
             if !handleHoldsKept {
@@ -227,8 +245,12 @@ public final class OCRWorker {
             let untouched = prepared.width == image.width && prepared.height == image.height && report.rotation == 0
                 && !report.steps.contains("deskew") && !report.steps.contains("orientation")
             try text.addLastPage(to: pdf, shown: untouched ? image : nil)
+            clock?.mark("pdf")
         }
-        return finish(page, source: .ocr, index: index, report: report, scanned: scanned, options: o)
+        var result = finish(page, source: .ocr, index: index, report: report, scanned: scanned, options: o)
+        clock?.mark("fields")
+        result.timings = clock?.steps ?? []
+        return result
     }
 
     /// Kind, fields and MRZ of a page's text, read by OCR or taken from a PDF's text layer

@@ -82,6 +82,13 @@ struct OCRJSON {
         let text_height: Double?
         let resolution: Int
     }
+    struct StepJSON: Encodable {
+        let step: String
+        let seconds: Double
+        static func list(_ steps: [StepTime]) -> [StepJSON]? {
+            steps.isEmpty ? nil : steps.map { StepJSON(step: $0.step, seconds: ($0.seconds * 10000).rounded() / 10000) }
+        }
+    }
     struct Page: Encodable {
         let page: Int
         /// `ocr` or `text_layer` (a PDF page's own text).
@@ -96,15 +103,19 @@ struct OCRJSON {
         let mrz: MRZJSON?
         let visual_zone_agrees: [String: Bool]?
         let words: [WordJSON]
+        /// With `--timings`: the page's steps in the order they ran.
+        let timings: [StepJSON]?
     }
     struct Document: Encodable {
         let file: String
         let pages: [Page]
+        /// With `--timings`: steps of the whole file (`load`).
+        let timings: [StepJSON]?
     }
 
     /// `words: false` leaves the per-word list empty (fields and text only).
     static func document(_ d: DocumentResult, words: Bool = true) -> Document {
-        Document(file: d.path, pages: d.pages.map { page($0, words: words) })
+        Document(file: d.path, pages: d.pages.map { page($0, words: words) }, timings: StepJSON.list(d.timings))
     }
 
     static func page(_ p: PageResult, words includeWords: Bool = true) -> Page {
@@ -135,7 +146,8 @@ struct OCRJSON {
             },
             visual_zone_agrees: p.visualZoneAgreement,
             words: !includeWords ? [] : p.words.map { WordJSON(text: $0.text, confidence: (($0.confidence * 10).rounded()) / 10, box: Box($0.box),
-                                          block: $0.block, paragraph: $0.paragraph, line: $0.line, word: $0.word) })
+                                          block: $0.block, paragraph: $0.paragraph, line: $0.line, word: $0.word) },
+            timings: StepJSON.list(p.timings))
     }
 }
 
@@ -173,6 +185,8 @@ struct OCR: AsyncParsableCommand {
     var maxMegapixels: Int = 100
     @Flag(name: .long, help: "Include every word with its box in JSON (default: fields and text only).")
     var words = false
+    @Flag(name: .long, help: "Time each step of each page (load, MRZ search, preprocessing, recognition, fields): in the JSON as \"timings\", on stderr for the other formats.")
+    var timings = false
     @Option(name: .customLong("pdf"), help: ArgumentHelp("Also write a searchable PDF (page images + invisible text) of the one input file.", valueName: "OUT.pdf"))
     var pdfOut: String?
     @Option(name: .long, help: ArgumentHelp("Also write a searchable PDF of each input file to DIR/NAME.pdf.", valueName: "DIR"))
@@ -219,6 +233,7 @@ struct OCR: AsyncParsableCommand {
         options.tsv = format == .tsv
         options.alto = format == .alto
         options.searchablePDF = searchablePDFs
+        if timings { options.stepClock = OCROptions.monotonicSeconds }
         let logger = Logger(label: "kordant.ocr")
         logger.debug("OpenMP thread limit \(OpenMPGuard.threadLimit().map(String.init) ?? "n/a"), \(jobs) workers")
         let engine = OCREngine(jobs: jobs)
@@ -242,6 +257,7 @@ struct OCR: AsyncParsableCommand {
                 case .hocr: print(doc.pages.compactMap(\.hocr).joined(), terminator: "")
                 case .alto: print(ALTO.document(file: doc.path, pages: doc.pages.compactMap(\.alto)), terminator: "")
                 }
+                if timings && format != .json { FileHandle.standardError.write(Data(Self.timingLines(doc).utf8)) }
             case .failure(let error):
                 if format == .json {
                     // `file` is the input; the error's own `file` is what failed (the PDF written, for write_failed).
@@ -255,6 +271,16 @@ struct OCR: AsyncParsableCommand {
             try await submission.send(toSubmit)
         }
         if let firstFailure { throw ExitCode(firstFailure) }
+    }
+}
+
+extension OCR {
+    /// `timings FILE [load 0.012 s]` then `  page N: mrz.locate 0.101 s, …` for each page.
+    static func timingLines(_ doc: DocumentResult) -> String {
+        func list(_ steps: [StepTime]) -> String { steps.map { "\($0.step) \(String(format: "%.3f", $0.seconds)) s" }.joined(separator: ", ") }
+        var text = "timings \(doc.path)" + (doc.timings.isEmpty ? "" : ": " + list(doc.timings)) + "\n"
+        for p in doc.pages { text += "  page \(p.page): \(list(p.timings))\n" }
+        return text
     }
 }
 

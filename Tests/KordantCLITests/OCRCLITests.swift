@@ -196,10 +196,17 @@ enum OCRRun {
     }
 
     @Test func multipageTIFFGivesEveryPage() throws {
-        let r = try CLI.run(["ocr", "TestDocuments/optout_both.multipage.tif"])
+        let r = try CLI.run(["ocr", "--timings", "TestDocuments/optout_both.multipage.tif"])
         let doc = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
         let pages = doc["pages"] as! [[String: Any]]
         #expect(pages.count == 2)
+        // --timings: the file's load, then each page's steps, each with its seconds.
+        #expect((doc["timings"] as? [[String: Any]])?.map { $0["step"] as? String } == ["load"])
+        for page in pages {
+            let steps = (page["timings"] as? [[String: Any]]) ?? []
+            #expect(steps.first?["step"] as? String == "mrz.locate" && steps.contains { $0["step"] as? String == "recognize" })
+            #expect(steps.allSatisfy { ($0["seconds"] as? Double ?? -1) >= 0 })
+        }
         #expect(pages.map { $0["kind"] as? String } == ["optout", "optout"])
         let brokers = pages.compactMap { (($0["fields"] as? [String: [String: Any]])?["data_broker"])?["value"] as? String }
         #expect(brokers == ["PeopleFinderHub", "Spokeo"])
@@ -244,10 +251,12 @@ enum OCRRun {
 
     @Test func otherFormats() throws {
         for format in ["text", "tsv", "hocr"] {
-            let r = try CLI.run(["ocr", "--format", format, "TestDocuments/deed_warranty.clean.png"])
+            let r = try CLI.run(["ocr", "--format", format, "TestDocuments/deed_warranty.clean.png"] + (format == "text" ? ["--timings"] : []))
             #expect(r.status == 0)
             switch format {
-            case "text": #expect(r.stdout.contains("WARRANTY DEED"))
+            case "text":
+                #expect(r.stdout.contains("WARRANTY DEED") && !r.stdout.contains("timings"))
+                #expect(r.stderr.contains("timings TestDocuments/deed_warranty.clean.png: load ") && r.stderr.contains("page 1: mrz.locate "), "\(r.stderr)")
             case "tsv": #expect(r.stdout.split(separator: "\n").contains { $0.split(separator: "\t").count == 12 && $0.hasSuffix("Grantor:") })
             default: #expect(r.stdout.contains("ocrx_word") && r.stdout.contains("bbox"))
             }
