@@ -1,3 +1,4 @@
+@preconcurrency import CTesseract
 import Foundation
 @testable import KordantOCR
 import Testing
@@ -40,5 +41,47 @@ import Testing
     func pagesWithoutAnMRZGiveNothing(_ file: String) throws {
         let image = try ImageLoader.load(path: Self.root + "/TestDocuments/" + file)[0]
         #expect(MRZScanner.scan(image, tesseract: try TesseractHandle()) == nil)
+    }
+
+    /// A band read turned by 180° is the upright strip reversed, pixel for pixel: the reader
+    /// samples each band once and turns it instead of sampling it again.
+    @Test func turnedStripIsTheFlippedSampling() throws {
+        let image = try ImageLoader.load(path: Self.root + "/TestDocuments/passport_td3.rot180.png")[0]
+        let pix8 = LeptImage(try #require(pixConvertTo8(image.pix, 0)))
+        let gray = try #require(GrayImage(pix8: pix8.pix))
+        let band = try #require(MRZLocator.locate(pix8: pix8.pix).first)
+        for grid in band.lines {
+            for start in band.starts {
+                let flipped = MRZStrip(gray: gray, grid: grid, start: start, length: band.length, flipped: true)
+                let turned = MRZStrip(gray: gray, grid: grid, start: start, length: band.length, flipped: false).turned()
+                #expect(flipped.pixels == turned.pixels)
+            }
+        }
+    }
+
+    /// `stepClock` times a page's steps in the order they run. The clock is injected (each reading
+    /// one tick later), so each mark is one tick: the list says which steps ran, not how fast.
+    @Test func stepTimesFollowThePipeline() throws {
+        final class Ticks: @unchecked Sendable {
+            private var t = 0.0
+            private let lock = NSLock()
+            func next() -> Double { lock.withLock { t += 1; return t } }
+        }
+        let ticks = Ticks()
+        var options = OCROptions()
+        options.stepClock = { ticks.next() }
+        let worker = try OCRWorker(orientation: false)
+        let doc = try worker.process(path: Self.root + "/TestDocuments/passport_td3.clean.png", options: options)
+        #expect(doc.timings == [StepTime(step: "load", seconds: 1)])
+        let page = try #require(doc.pages.first)
+        #expect(page.mrz != nil)
+        #expect(page.timings.map(\.step) == ["mrz.locate", "mrz.glyphs", "mrz.tesseract", "mrz.decode", "preprocess", "recognize", "fields"])
+        // `mrz.glyphs` is marked twice (choosing the band, then re-fitting its lines): two ticks.
+        #expect(page.timings.map(\.seconds) == [1, 2, 1, 1, 1, 1, 1])
+        // A page without an MRZ ends the search at the locator; nothing is timed by default.
+        let deed = try worker.process(path: Self.root + "/TestDocuments/deed_warranty.clean.png", options: options).pages[0]
+        #expect(deed.timings.first?.step == "mrz.locate" && deed.timings.last?.step == "fields")
+        let untimed = try worker.process(path: Self.root + "/TestDocuments/deed_warranty.clean.png")
+        #expect(untimed.timings.isEmpty && untimed.pages[0].timings.isEmpty)
     }
 }

@@ -50,6 +50,16 @@ struct MRZStrip {
         }
         pixels = px
     }
+
+    private init(length: Int, pixels: [Float]) {
+        self.length = length
+        self.pixels = pixels
+    }
+
+    /// The strip turned by 180°: what `init` gives with `flipped` toggled on the same cells (the
+    /// sampling offsets are symmetric about each cell's centre, so the pixels are exactly these,
+    /// in reverse order).
+    func turned() -> MRZStrip { MRZStrip(length: length, pixels: pixels.reversed()) }
 }
 
 /// Template evidence for each cell of a strip: the squared distance of the cell's glyph to each

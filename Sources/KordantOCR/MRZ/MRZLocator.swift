@@ -310,17 +310,28 @@ enum MRZLocator {
 
     /// Joins pieces of one line broken by glare, a stamp or a fold: same direction and pitch, the
     /// second continuing the first's line a whole number of cells further on.
-    static func mergeCollinear(_ input: [Chain]) -> [Chain] {
+    ///
+    /// At most `budget` pairs are compared in all: a woven cloth or a grid pattern behind the
+    /// document makes thousands of parallel fixed-pitch chains, and comparing every pair again
+    /// after each join took minutes; pages with an MRZ stay far below the budget.
+    static func mergeCollinear(_ input: [Chain], budget: Int = 4_000_000) -> [Chain] {
         var chains = input.sorted { $0.points.count > $1.points.count }
         var merged = true
-        while merged {
+        var compared = 0
+        while merged && compared < budget {
             merged = false
             outer: for a in chains.indices {
                 for b in chains.indices where b != a {
+                    compared += 1
+                    if compared >= budget { break outer }
                     let A = chains[a], B = chains[b].aligned(chains[a].ux, chains[a].uy)
                     guard A.ux * B.ux + A.uy * B.uy > cos(4 * Double.pi / 180),
                           abs(A.pitch / B.pitch - 1) < 0.15 else { continue }
                     let first = A.points[0], lastA = A.points[A.points.count - 1]
+                    // B's ends off A's line already: a parallel line, not a continuation (the
+                    // full test below takes the largest distance of all B's points).
+                    func across(_ p: Point) -> Double { abs(-(p.x - first.x) * A.uy + (p.y - first.y) * A.ux) }
+                    guard across(B.points[0]) <= 0.4 * A.pitch, across(B.points[B.points.count - 1]) <= 0.4 * A.pitch else { continue }
                     // B's points relative to A's line.
                     var offsets: [Double] = []
                     var perp = 0.0

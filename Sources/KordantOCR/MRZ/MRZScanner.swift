@@ -38,7 +38,9 @@ enum MRZScanner {
     static let whitelist = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<"
 
     /// The zone in `image`, or nil when there is none (or nothing MRZ-like reads as one).
-    static func scan(_ image: LeptImage, tesseract: TesseractHandle?, options: MRZScanOptions = .init()) -> MRZ? {
+    /// `clock` records the steps `mrz.locate`, `mrz.glyphs` and `mrz.tesseract` as they end.
+    static func scan(_ image: LeptImage, tesseract: TesseractHandle?, options: MRZScanOptions = .init(),
+                     clock: StepRecorder? = nil) -> MRZ? {
         let pix8: UnsafeMutablePointer<Pix>
         var owned: UnsafeMutablePointer<Pix>?
         if image.depth == 8 && pixGetColormap(image.pix) == nil { pix8 = image.pix } else {
@@ -52,22 +54,37 @@ enum MRZScanner {
         defer { if owned != nil { pixDestroy(&owned) } }
         guard let gray = GrayImage(pix8: pix8) else { return nil }
         let bands = MRZLocator.locate(pix8: pix8)
+        clock?.mark("mrz.locate")
         guard !bands.isEmpty else { return nil }
         // The band, start cell and direction with the most OCR-B-like glyphs: summed match
         // quality, so a whole line beats its better-lit part (glare) and a shifted or flipped
         // grid loses the cells it no longer covers.
         var best: (band: MRZGeometry, start: Int, flipped: Bool, strips: [MRZStrip], cells: [[MRZGlyphScorer.Cell]], distance: Double, matched: Double)?
         for band in bands.prefix(8) {
+            let cellsPerBand = band.length * band.lines.count
             for start in band.starts {
+                // The band read turned by 180° samples the same pixels: its strips are the upright
+                // ones in reverse line order, each reversed end to end (exactly, not resampled).
+                let upright = band.lines.map { MRZStrip(gray: gray, grid: $0, start: start, length: band.length, flipped: false) }
                 for flipped in [false, true] {
-                    let grids = flipped ? band.lines.reversed() : band.lines
-                    let strips = grids.map { MRZStrip(gray: gray, grid: $0, start: start, length: band.length, flipped: flipped) }
-                    let cells = strips.map(MRZGlyphScorer.score)
-                    let d = meanDistance(cells), m = matched(cells)
-                    if m > (best?.matched ?? 0) { best = (band, start, flipped, strips, cells, d, m) }
+                    let strips = flipped ? upright.reversed().map { $0.turned() } : upright
+                    // Lines are scored one at a time, and a candidate stops as soon as even perfect
+                    // matches on its remaining cells could not beat the best so far (each cell adds
+                    // at most `maxCellMatch`): the same winner, without scoring hopeless grids.
+                    var cells: [[MRZGlyphScorer.Cell]] = []
+                    var m = 0.0
+                    for strip in strips {
+                        let line = MRZGlyphScorer.score(strip)
+                        cells.append(line)
+                        m = matched([line], adding: m)
+                        if m + Double(cellsPerBand - cells.count * band.length) * maxCellMatch <= (best?.matched ?? 0) { break }
+                    }
+                    guard cells.count == strips.count, m > (best?.matched ?? 0) else { continue }
+                    best = (band, start, flipped, strips, cells, meanDistance(cells), m)
                 }
             }
         }
+        clock?.mark("mrz.glyphs")
         guard var best else { return nil }
         // A line counted one cell off from its partner (its first or last glyph missed by the
         // locator) reads shifted: try each line one cell either way, kept only for a clear gain
@@ -85,6 +102,7 @@ enum MRZScanner {
             }
         }
         best.distance = meanDistance(best.cells)
+        clock?.mark("mrz.glyphs")
         guard best.distance <= options.maxMeanDistance else { return nil }
         // Evidence per cell: templates, plus Tesseract's reading of the rectified lines.
         var evidence = best.cells.map { line in
@@ -106,6 +124,7 @@ enum MRZScanner {
                 }
             }
         }
+        clock?.mark("mrz.tesseract")
         guard var (format, decoded) = decode(evidence, length: best.band.length, lines: best.band.lines.count, options: options) else {
             return nil
         }
@@ -237,10 +256,14 @@ enum MRZScanner {
         }
     }
 
-    /// Summed match quality of a band's cells (a cell no closer than 0.3 to any template adds nothing).
-    static func matched(_ cells: [[MRZGlyphScorer.Cell]]) -> Double {
-        var sum = 0.0
-        for line in cells { for c in line { sum += max(0, 0.3 - (c.distances.min() ?? 0.3)) } }
+    /// The most one cell adds to ``matched(_:adding:)`` (a perfect template match).
+    static let maxCellMatch = 0.3
+
+    /// Summed match quality of a band's cells, added to `sum` (a cell no closer than 0.3 to any
+    /// template adds nothing).
+    static func matched(_ cells: [[MRZGlyphScorer.Cell]], adding sum: Double = 0) -> Double {
+        var sum = sum
+        for line in cells { for c in line { sum += max(0, maxCellMatch - (c.distances.min() ?? maxCellMatch)) } }
         return sum
     }
 
