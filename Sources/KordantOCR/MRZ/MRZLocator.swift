@@ -313,7 +313,8 @@ enum MRZLocator {
     ///
     /// At most `budget` pairs are compared in all: a woven cloth or a grid pattern behind the
     /// document makes thousands of parallel fixed-pitch chains, and comparing every pair again
-    /// after each join took minutes; pages with an MRZ stay far below the budget.
+    /// after each join took minutes. A page's few hundred chains need a small share of it (the
+    /// MRZ benchmark has not been rerun since the bound was added: issue 14's note).
     static func mergeCollinear(_ input: [Chain], budget: Int = 4_000_000) -> [Chain] {
         var chains = input.sorted { $0.points.count > $1.points.count }
         var merged = true
