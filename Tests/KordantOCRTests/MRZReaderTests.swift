@@ -59,6 +59,50 @@ import Testing
         }
     }
 
+    /// A line sampled once over every start and scored part by part (cells kept between starts)
+    /// gives exactly what each start's strip sampled and scored on its own gives, on a band with
+    /// several starts (a deed's monospaced lines) and on a real one, both ways up.
+    @Test(arguments: ["deed_warranty.clean.png", "idcard_td1.noisy.jpg"])
+    func sharedLineScoringIsExact(_ file: String) throws {
+        let image = try ImageLoader.load(path: Self.root + "/TestDocuments/" + file)[0]
+        let pix8 = LeptImage(try #require(pixConvertTo8(image.pix, 0)))
+        let gray = try #require(GrayImage(pix8: pix8.pix))
+        let bands = MRZLocator.locate(pix8: pix8.pix).prefix(2)
+        #expect(!bands.isEmpty)
+        var compared = 0
+        for band in bands {
+            let first = band.starts.min()!, span = band.starts.max()! - first + band.length
+            for grid in band.lines {
+                let wide = MRZStrip(gray: gray, grid: grid, start: first, length: span, flipped: false)
+                let upright = MRZLineScorer(wide), turned = MRZLineScorer(wide.turned())
+                for start in band.starts {
+                    for flipped in [false, true] {
+                        let alone = MRZStrip(gray: gray, grid: grid, start: start, length: band.length, flipped: flipped)
+                        let offset = flipped ? span - (start - first) - band.length : start - first
+                        let shared = flipped ? turned : upright
+                        #expect(shared.strip(offset: offset, length: band.length).pixels == alone.pixels)
+                        let a = shared.score(offset: offset, length: band.length), b = MRZGlyphScorer.score(alone)
+                        #expect(a.map(\.distances) == b.map(\.distances))
+                        #expect(a.map(\.grid) == b.map(\.grid))
+                        compared += 1
+                    }
+                }
+            }
+        }
+        #expect(compared >= 6)
+    }
+
+    /// The 37 distances from one pass over a glyph are each template's own distance, bit for bit.
+    @Test func allTemplateDistancesAtOnceAreExact() {
+        for (t, template) in MRZGlyphScorer.templates.enumerated() {
+            // The template disturbed by a fixed pseudo-random pattern.
+            let glyph = template.grid.enumerated().map { k, v in min(1, max(0, v + 0.3 * sin(Float(k * 37 + t) * 12.9898))) }
+            let together = MRZGlyphScorer.shapeDistances(glyph)
+            let apart = MRZGlyphScorer.templates.map { MRZGlyphScorer.shapeDistance(glyph, $0.grid) }
+            #expect(together == apart)
+        }
+    }
+
     /// `stepClock` times a page's steps in the order they run. The clock is injected (each reading
     /// one tick later), so each mark is one tick: the list says which steps ran, not how fast.
     @Test func stepTimesFollowThePipeline() throws {

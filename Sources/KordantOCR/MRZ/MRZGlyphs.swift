@@ -51,7 +51,7 @@ struct MRZStrip {
         pixels = px
     }
 
-    private init(length: Int, pixels: [Float]) {
+    init(length: Int, pixels: [Float]) {
         self.length = length
         self.pixels = pixels
     }
@@ -99,58 +99,62 @@ enum MRZGlyphScorer {
         return Double(e) / Double(max(1, a.count))
     }
 
+    /// Template evidence for every cell of `strip`.
     static func score(_ strip: MRZStrip) -> [Cell] {
-        let P = MRZStrip.cellWidth, S = MRZStrip.height, W = strip.width
-        // Per-cell threshold from the ink and paper levels of the cell and its neighbours (glare
-        // and shadow change them along a line).
-        var thresholds = [Float](repeating: 128, count: strip.length)
-        var contrasts = [Float](repeating: 0, count: strip.length)
-        var histogram = [Int](repeating: 0, count: 256)
-        for j in 0..<strip.length {
-            for i in 0..<256 { histogram[i] = 0 }
-            let x0 = max(0, j - 2) * P, x1 = min(strip.length, j + 3) * P
-            var total = 0
-            for y in 0..<S {
-                for x in x0..<x1 { histogram[Int(strip.pixels[y * W + x])] += 1; total += 1 }
-            }
-            func percentile(_ q: Double) -> Float {
-                var acc = 0
-                let target = Int(Double(total) * q)
-                for i in 0..<256 { acc += histogram[i]; if acc > target { return Float(i) } }
-                return 255
-            }
-            let dark = percentile(0.03), light = percentile(0.85)
-            thresholds[j] = (dark + light) / 2
-            contrasts[j] = light - dark
+        MRZLineScorer(strip).score(offset: 0, length: strip.length)
+    }
+
+    /// What one cell's glyph gives on its own (the line's capital height and squash are applied
+    /// afterwards): its ink box, its template-grid image and the shape distance to each template.
+    struct CellShape {
+        var box: (Int, Int, Int, Int)?
+        var grid: [Float] = []
+        var shape: [Double] = []
+    }
+
+    /// The templates' grids transposed, 8 templates to a vector (padded to 40): one pass over a
+    /// glyph's pixels updates all 37 distances, each summed in pixel order as
+    /// ``shapeDistance(_:_:)`` sums it, so the values are the same to the last bit.
+    static let templateColumns: [SIMD8<Float>] = {
+        let n = OCRBTemplates.gridWidth * OCRBTemplates.gridHeight
+        var out = [SIMD8<Float>](repeating: .zero, count: n * templateVectors)
+        for (t, template) in templates.enumerated() {
+            for k in 0..<n { out[k * templateVectors + t / 8][t % 8] = template.grid[k] }
         }
-        var boxes: [(Int, Int, Int, Int)?] = []
-        var masks: [[Bool]] = []
-        // Scratch of the speck removal, made once per strip.
-        var labels = [Int32](repeating: -1, count: P * S)
-        var stack: [Int] = []
-        stack.reserveCapacity(P * S)
-        for j in 0..<strip.length {
-            var mask = [Bool](repeating: false, count: P * S)
-            if contrasts[j] >= 12 {
-                for y in 0..<S {
-                    for x in 0..<P where strip.pixels[y * W + j * P + x] < thresholds[j] { mask[y * P + x] = true }
+        return out
+    }()
+    static let templateVectors = (MRZAlphabet.count + 7) / 8
+
+    /// Shape distance of `grid` to every template (index = ``MRZAlphabet``).
+    static func shapeDistances(_ grid: [Float]) -> [Double] {
+        let n = OCRBTemplates.gridWidth * OCRBTemplates.gridHeight, V = templateVectors
+        precondition(grid.count == n)
+        var sums = [SIMD8<Float>](repeating: .zero, count: V)
+        grid.withUnsafeBufferPointer { g in
+            templateColumns.withUnsafeBufferPointer { columns in
+                sums.withUnsafeMutableBufferPointer { acc in
+                    for k in 0..<n {
+                        let x = SIMD8<Float>(repeating: g[k])
+                        for v in 0..<V {
+                            let d = x - columns[k * V + v]
+                            acc[v] += d * d
+                        }
+                    }
                 }
             }
-            despeckle(&mask, P, S, labels: &labels, stack: &stack)
-            masks.append(mask)
-            boxes.append(inkBox(mask, P, S))
         }
-        // Shape first (blurred grids, so a stroke a pixel off costs little), then the glyph's
-        // height against the line's capital height, which is estimated from the shape matches
-        // themselves: digits and letters differ in height in OCR-B, and a line of digits must not
-        // make every letter look short.
-        let grids = (0..<strip.length).map { j in boxes[j].map { blur(fit(masks[j], P, $0)) } }
-        var shape = [[Double]](repeating: [], count: strip.length)
+        return (0..<MRZAlphabet.count).map { Double(sums[$0 / 8][$0 % 8]) / Double(n) }
+    }
+
+    /// A line's cells from their shapes: the glyph's height against the line's capital height,
+    /// which is estimated from the shape matches themselves (digits and letters differ in height
+    /// in OCR-B, and a line of digits must not make every letter look short), and its aspect
+    /// against the line's own squash.
+    static func cells(_ shapes: [CellShape]) -> [Cell] {
         var caps: [Double] = [], stretch: [Double] = []
-        for j in 0..<strip.length {
-            guard let grid = grids[j], let b = boxes[j] else { continue }
-            shape[j] = templates.map { shapeDistance(grid, $0.grid) }
-            let t = shape[j].indices.min { shape[j][$0] < shape[j][$1] }!
+        for c in shapes {
+            guard let b = c.box, !c.shape.isEmpty else { continue }
+            let t = c.shape.indices.min { c.shape[$0] < c.shape[$1] }!
             // The look-alike pairs (0/O, 1/I, 8/B, 5/S, 2/Z, 6/G) differ in height by 6–13 % in
             // OCR-B (digits stand taller), so the reference height comes only from glyphs whose
             // shape is unambiguous.
@@ -162,20 +166,19 @@ enum MRZGlyphScorer {
         }
         caps.sort()
         stretch.sort()
-        let cap = caps.isEmpty ? Double(S) / 2 : caps[caps.count / 2]
-        // A photo taken at an angle squashes the glyphs one way: measure aspect against the
-        // line's own typical stretch.
+        let cap = caps.isEmpty ? Double(MRZStrip.height) / 2 : caps[caps.count / 2]
+        // A photo taken at an angle squashes the glyphs one way.
         let squash = stretch.isEmpty ? 1 : stretch[stretch.count / 2]
-        return (0..<strip.length).map { j in
-            guard let b = boxes[j], !shape[j].isEmpty else {
+        return shapes.map { c in
+            guard let b = c.box, !c.shape.isEmpty else {
                 return Cell(distances: [Double](repeating: .infinity, count: MRZAlphabet.count), box: nil)
             }
             let h = Double(b.3 - b.1 + 1), w = Double(b.2 - b.0 + 1)
             let rel = h / cap, aspect = w / h / squash
             let d = templates.indices.map { t in
-                shape[j][t] + heightWeight * pow(rel - templates[t].rel, 2) + aspectWeight * pow(aspect - templates[t].aspect, 2)
+                c.shape[t] + heightWeight * pow(rel - templates[t].rel, 2) + aspectWeight * pow(aspect - templates[t].aspect, 2)
             }
-            return Cell(distances: d, box: b, grid: grids[j] ?? [], rel: rel, aspect: aspect)
+            return Cell(distances: d, box: b, grid: c.grid, rel: rel, aspect: aspect)
         }
     }
 

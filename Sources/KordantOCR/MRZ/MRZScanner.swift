@@ -62,25 +62,31 @@ enum MRZScanner {
         var best: (band: MRZGeometry, start: Int, flipped: Bool, strips: [MRZStrip], cells: [[MRZGlyphScorer.Cell]], distance: Double, matched: Double)?
         for band in bands.prefix(8) {
             let cellsPerBand = band.length * band.lines.count
+            // Each line is sampled once over every start (``MRZLineScorer``). The band read turned
+            // by 180° samples the same pixels: its strips are the upright ones in reverse line
+            // order, each reversed end to end (exactly, not resampled).
+            guard let first = band.starts.min(), let last = band.starts.max() else { continue }
+            let span = last - first + band.length
+            let upright = band.lines.map { MRZLineScorer(MRZStrip(gray: gray, grid: $0, start: first, length: span, flipped: false)) }
+            var turned: [MRZLineScorer] = []
             for start in band.starts {
-                // The band read turned by 180° samples the same pixels: its strips are the upright
-                // ones in reverse line order, each reversed end to end (exactly, not resampled).
-                let upright = band.lines.map { MRZStrip(gray: gray, grid: $0, start: start, length: band.length, flipped: false) }
                 for flipped in [false, true] {
-                    let strips = flipped ? upright.reversed().map { $0.turned() } : upright
+                    if flipped && turned.isEmpty { turned = upright.reversed().map { MRZLineScorer($0.wide.turned()) } }
+                    let lines = flipped ? turned : upright
+                    let offset = flipped ? span - (start - first) - band.length : start - first
                     // Lines are scored one at a time, and a candidate stops as soon as even perfect
                     // matches on its remaining cells could not beat the best so far (each cell adds
                     // at most `maxCellMatch`): the same winner, without scoring hopeless grids.
                     var cells: [[MRZGlyphScorer.Cell]] = []
                     var m = 0.0
-                    for strip in strips {
-                        let line = MRZGlyphScorer.score(strip)
-                        cells.append(line)
-                        m = matched([line], adding: m)
+                    for line in lines {
+                        let scored = line.score(offset: offset, length: band.length)
+                        cells.append(scored)
+                        m = matched([scored], adding: m)
                         if m + Double(cellsPerBand - cells.count * band.length) * maxCellMatch <= (best?.matched ?? 0) { break }
                     }
-                    guard cells.count == strips.count, m > (best?.matched ?? 0) else { continue }
-                    best = (band, start, flipped, strips, cells, meanDistance(cells), m)
+                    guard cells.count == lines.count, m > (best?.matched ?? 0) else { continue }
+                    best = (band, start, flipped, lines.map { $0.strip(offset: offset, length: band.length) }, cells, meanDistance(cells), m)
                 }
             }
         }
