@@ -281,8 +281,8 @@ public final class OCRWorker {
     private func identity(lines: [TextLine], scanned: MRZ?) -> ([String: Field], MRZ?, [String: Bool]?) {
         let visual = FieldExtractor.idVisual(lines)
         var parsed = scanned
-        if parsed == nil, let (format, found) = MRZParser.find(in: lines.map(\.text)), var fromText = MRZParser.parse(found, format: format) {
-            fromText.reviewReasons.append("read from the page text only (no MRZ band found in the image)")
+        if parsed == nil, let (text, found) = MRZParser.fromText(lines.map(\.text)) {
+            var fromText = text
             fromText.box = lines.filter { l in found.contains(MRZParser.normalise(l.text)) }.flatMap(\.words)
                 .map(\.box).reduce(nil) { acc, box in acc.map { $0.union(box) } ?? box }
             parsed = fromText

@@ -43,6 +43,23 @@ enum Specimen {
         #expect(MRZParser.find(in: ["no machine readable zone here", "just text"]) == nil)
     }
 
+    /// Page text alone gives an MRZ only when it has the format's structure, and never a valid one.
+    @Test func textOnlyReadingNeedsTheStructure() throws {
+        // A real zone read by page OCR with its usual confusions: kept, for review.
+        let noisy = ["P<UT0ERIKSSON<<ANNA<MARIA<<<<<<KKKKK<<<<<<<<", "L898902C36UT07408I22F12O4159ZE184226B<<<<<1O"]
+        let (mrz, lines) = try #require(MRZParser.fromText(["UTOPIA PASSPORT", "Surname"] + noisy))
+        #expect(lines.count == 2 && !mrz.valid && mrz.needsReview)
+        #expect(mrz.documentNumber == "L898902C3")
+        // A form's OCR-B reference lines and a receipt's filler rows: MRZ length and alphabet, but
+        // no country codes, dates, sex or passing check digits.
+        let form = ["APPLICATION FORM", "REF<2024<INV<00931<<<<<<<<<", "ACCOUNT<<NUMBER<<1234567890<<<<<<",
+                    "0O1I5S8B2Z6G<<<<<<<<<<<<<<<<<<<<<<<<<<"]
+        #expect(MRZParser.find(in: form) != nil)
+        #expect(MRZParser.fromText(form) == nil)
+        let receipt = ["<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<", "TOTAL<<<<<<<<<<<<<<<<<<<<42<50", "THANK<YOU<<SEE<YOU<SOON<<<<<<<"]
+        #expect(MRZParser.fromText(receipt) == nil)
+    }
+
     /// OCR confusions in fields of known type are repaired and the result verifies.
     @Test func typedRepairs() throws {
         // 0/O, 1/I, 8/B, 5/S swapped in numeric and alphabetic positions; '<' read as K; spaces.

@@ -126,6 +126,20 @@ public enum MRZParser {
         return nil
     }
 
+    /// An MRZ read from page text alone (no band found in the image), or nil when the text does
+    /// not show the format's structure: a form's OCR-B reference lines or a receipt's filler rows
+    /// match an MRZ's length and alphabet, but not its country codes, dates, sex or check digits.
+    /// A real zone read through OCR keeps most of those (its O/0-type errors are repaired by field
+    /// type), so at most one structural problem and at least one passing check digit are asked.
+    /// Never `valid` either way: text carries no glyph evidence. Also returns the text lines it
+    /// was read from (normalised).
+    public static func fromText(_ lines: [String]) -> (mrz: MRZ, lines: [String])? {
+        guard let (format, found) = find(in: lines), var mrz = parse(found, format: format),
+              mrz.problems.count <= 1, mrz.checks.contains(where: \.valid) else { return nil }
+        mrz.reviewReasons.append("read from the page text only (no MRZ band found in the image)")
+        return (mrz, found)
+    }
+
     static func isMRZLike(_ s: String) -> Bool {
         let allowed = s.filter { $0.isASCII && ($0.isUppercase || $0.isNumber || $0 == "<") }.count
         return allowed == s.count && s.contains("<")
