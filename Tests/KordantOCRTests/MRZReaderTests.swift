@@ -92,6 +92,39 @@ import Testing
         #expect(compared >= 6)
     }
 
+    /// The locator's Sauvola binarisation is Leptonica's, bit for bit: on page scans and photos at
+    /// the locator's working scale, on their contrast-stretched copies, and on a noise image whose
+    /// width is no multiple of 32.
+    @Test func sauvolaIsLeptonicas() throws {
+        var images: [LeptImage] = []
+        for file in ["deed_warranty.clean.png", "optout_letter.noisy.jpg", "idcard_td1.skewp2.5.png", "passport_td3.rot180.png"] {
+            let page = try ImageLoader.load(path: Self.root + "/TestDocuments/" + file)[0]
+            let gray = LeptImage(try #require(page.depth == 32 ? pixConvertRGBToGrayMinMax(page.pix, Int32(L_CHOOSE_MAX)) : pixConvertTo8(page.pix, 0)))
+            let small = LeptImage(try #require(pixScaleAreaMap(gray.pix, 0.6, 0.6)))
+            images += [small, LeptImage(try #require(pixContrastNorm(nil, small.pix, 40, 40, 12, 2, 2)))]
+        }
+        let (w, h) = (333, 97)
+        var state: UInt32 = 12345
+        let noise = GrayImage(width: w, height: h, pixels: (0..<(w * h)).map { _ in
+            state = state &* 1_103_515_245 &+ 12345
+            return UInt8(truncatingIfNeeded: state >> 16)
+        })
+        images.append(try #require(noise.leptImage()))
+        for image in images {
+            var reference: UnsafeMutablePointer<Pix>?
+            #expect(pixSauvolaBinarize(image.pix, 12, 0.34, 1, nil, nil, nil, &reference) == 0)
+            var ours = Sauvola.binarize(image.pix, whsize: 12, factor: 0.34)
+            var same: Int32 = 0
+            #expect(pixEqual(reference, ours, &same) == 0)
+            #expect(same == 1)
+            pixDestroy(&reference)
+            pixDestroy(&ours)
+        }
+        // Too small for the window: refused, as Leptonica refuses it.
+        let tiny = try #require(GrayImage(width: 20, height: 20, pixels: [UInt8](repeating: 128, count: 400)).leptImage())
+        #expect(Sauvola.binarize(tiny.pix) == nil)
+    }
+
     /// The 37 distances from one pass over a glyph are each template's own distance, bit for bit.
     @Test func allTemplateDistancesAtOnceAreExact() {
         for (t, template) in MRZGlyphScorer.templates.enumerated() {

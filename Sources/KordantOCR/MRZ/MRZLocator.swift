@@ -102,8 +102,8 @@ enum MRZLocator {
 
     /// Bands among the connected components of one locally thresholded copy (working scale).
     static func find(in work: UnsafeMutablePointer<Pix>, workLong: Double) -> [MRZGeometry] {
-        var binary: UnsafeMutablePointer<Pix>?
-        guard pixSauvolaBinarize(work, 12, 0.34, 1, nil, nil, nil, &binary) == 0, binary != nil else { return [] }
+        var binary = Sauvola.binarize(work, whsize: 12, factor: 0.34)
+        guard binary != nil else { return [] }
         defer { pixDestroy(&binary) }
         guard let boxa = pixConnCompBB(binary, 8) else { return [] }
         defer { var b: UnsafeMutablePointer<Boxa>? = boxa; boxaDestroy(&b) }
