@@ -418,6 +418,10 @@ public enum OpenMPGuard {
     public static func reexecIfNeeded() {
         guard ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] != "1" else { return }
         setenv("OMP_THREAD_LIMIT", "1", 1)
+        // OpenBLAS (linked for the speaker encoder, unused by OCR) starts a server thread per core
+        // at load, which spins on sched_yield for its first ~0.1 s: a core's worth of work taken
+        // from every OCR process. With one thread it starts none (a user's own setting is kept).
+        setenv("OPENBLAS_NUM_THREADS", "1", 0)
         let args = CommandLine.arguments
         var cargs = args.map { strdup($0) } + [nil]
         execv("/proc/self/exe", &cargs)
