@@ -112,7 +112,7 @@ let package = Package(
             dependencies: ["KordantAudio", "CSndfile", "KordantTestSupport"]),
         .testTarget(
             name: "KordantVoiceTests",
-            dependencies: ["KordantVoice", "KordantAudio"]),
+            dependencies: ["KordantVoice", "KordantAudio", "CKordantSpeaker"]),
         .testTarget(
             name: "KordantOCRTests",
             dependencies: ["KordantOCR", "KordantTestSupport"]),

@@ -4,6 +4,9 @@
 #include "kordant_speaker.h"
 
 #include <stdint.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 #include <string.h>
 
 // e^x to about 2 ulp: Cephes expf (range reduction by ln 2, degree-6 polynomial), branch-free so
@@ -63,4 +66,70 @@ void kordant_lstm_cell(const float *gates, const float *bias, float *cell, float
     }
 #endif
     lstm_cell_generic(gates, bias, cell, out, partials, hidden);
+}
+
+// The recurrent product for a few rows against weights packed once: R ≤ 4 rows × 16 columns per
+// block (up to 8 accumulators); the weights stream in order, each read once per block of rows, so
+// 1–3 rows (short clips) do not stream the whole matrix once per row.
+#if defined(__x86_64__)
+__attribute__((target("avx2,fma"), always_inline)) static inline void recurrent_rows(float *gates, const float *h,
+                                                                                     const float *wt, int rows, int hidden,
+                                                                                     int width) {
+    for (int j = 0; j < width; j += 16) {
+        __m256 a[4], b[4];
+        for (int r = 0; r < rows; r++) {
+            a[r] = _mm256_loadu_ps(gates + (long)r * width + j);
+            b[r] = _mm256_loadu_ps(gates + (long)r * width + j + 8);
+        }
+        const float *w = wt + (long)j * hidden;
+        for (int k = 0; k < hidden; k++, w += 16) {
+            __m256 wa = _mm256_loadu_ps(w), wb = _mm256_loadu_ps(w + 8);
+            for (int r = 0; r < rows; r++) {
+                __m256 x = _mm256_broadcast_ss(h + (long)r * hidden + k);
+                a[r] = _mm256_fmadd_ps(x, wa, a[r]);
+                b[r] = _mm256_fmadd_ps(x, wb, b[r]);
+            }
+        }
+        for (int r = 0; r < rows; r++) {
+            _mm256_storeu_ps(gates + (long)r * width + j, a[r]);
+            _mm256_storeu_ps(gates + (long)r * width + j + 8, b[r]);
+        }
+    }
+}
+
+__attribute__((target("avx2,fma"))) static void recurrent_avx2(float *gates, const float *h, const float *wt, int partials,
+                                                               int hidden, int width) {
+    int p = 0;
+    for (; p + 4 <= partials; p += 4) recurrent_rows(gates + (long)p * width, h + (long)p * hidden, wt, 4, hidden, width);
+    // The 1–3 rows left, in one pass (a constant row count, so the accumulators stay in registers).
+    switch (partials - p) {
+    case 3: recurrent_rows(gates + (long)p * width, h + (long)p * hidden, wt, 3, hidden, width); break;
+    case 2: recurrent_rows(gates + (long)p * width, h + (long)p * hidden, wt, 2, hidden, width); break;
+    case 1: recurrent_rows(gates + (long)p * width, h + (long)p * hidden, wt, 1, hidden, width); break;
+    default: break;
+    }
+}
+#endif
+
+static void recurrent_generic(float *gates, const float *h, const float *wt, int partials, int hidden, int width) {
+    for (int p = 0; p < partials; p++) {
+        const float *hp = h + (long)p * hidden;
+        float *g = gates + (long)p * width;
+        for (int j = 0; j < width; j += 16) {
+            const float *w = wt + (long)j * hidden;
+            for (int k = 0; k < hidden; k++, w += 16) {
+                for (int jj = 0; jj < 16; jj++) g[j + jj] += hp[k] * w[jj];
+            }
+        }
+    }
+}
+
+void kordant_recurrent_step(float *gates, const float *h, const float *wt, int partials, int hidden, int width) {
+#if defined(__x86_64__)
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+        recurrent_avx2(gates, h, wt, partials, hidden, width);
+        return;
+    }
+#endif
+    recurrent_generic(gates, h, wt, partials, hidden, width);
 }

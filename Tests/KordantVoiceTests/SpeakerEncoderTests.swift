@@ -1,3 +1,4 @@
+import CKordantSpeaker
 import Foundation
 import KordantAudio
 @testable import KordantVoice
@@ -48,6 +49,32 @@ enum SharedEncoder {
         #expect(cos >= 0.9999, "\(f.file): cosine \(cos)")
         #expect(e.model == SpeakerEncoder.modelName)
         #expect(abs(e.vector.reduce(0) { $0 + $1 * $1 } - 1) < 1e-5)
+    }
+
+    /// The recurrent kernel against the plain product, for every row count it splits differently
+    /// (blocks of 4 and the 1–3 left), with the gates it adds to not starting at zero.
+    @Test(arguments: 1...9)
+    func recurrentKernelIsTheProduct(partials P: Int) {
+        let H = 32, G = 64
+        func value(_ i: Int, _ salt: Int) -> Float { sin(Float(i * 7 + salt) * 0.731) }
+        let w = (0..<(G * H)).map { value($0, 1) }                    // W: G × H, row-major
+        let h = (0..<(P * H)).map { value($0, 2) }
+        let start = (0..<(P * G)).map { value($0, 3) }
+        var packed = [Float](repeating: 0, count: G * H)
+        for j in 0..<G { for k in 0..<H { packed[(j / 16) * H * 16 + k * 16 + j % 16] = w[j * H + k] } }
+        var gates = start
+        gates.withUnsafeMutableBufferPointer { g in
+            kordant_recurrent_step(g.baseAddress, h, packed, Int32(P), Int32(H), Int32(G))
+        }
+        var worst: Float = 0
+        for p in 0..<P {
+            for j in 0..<G {
+                var sum = start[p * G + j]
+                for k in 0..<H { sum += h[p * H + k] * w[j * H + k] }
+                worst = max(worst, abs(gates[p * G + j] - sum))
+            }
+        }
+        #expect(worst < 1e-4, "largest difference \(worst)")
     }
 
     /// Mel and network alone (no preprocessing) against the reference's embed_utterance.

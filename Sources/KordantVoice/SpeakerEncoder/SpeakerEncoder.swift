@@ -34,8 +34,9 @@ public struct SpeakerEmbedding: Sendable, Equatable, Codable {
 /// normalisation per partial; the utterance embedding is the normalised mean of the partials.
 ///
 /// The matrix work runs through OpenBLAS (`cblas_sgemm`, single-threaded: the engine parallelises
-/// across files): per layer, the input projection of every frame of every partial is one GEMM and
-/// each recurrent step is one GEMM over all partials at once. Working buffers are allocated once
+/// across files): per layer, the input projection of every frame of every partial is one GEMM; each
+/// recurrent step is one product over all partials at once, in a small C kernel against weights
+/// packed at load (OpenBLAS repacked the 1 MB matrix on every step). Working buffers are allocated once
 /// per call. Thread-safe: the weights are immutable and each call owns its buffers.
 public final class SpeakerEncoder: @unchecked Sendable {
     /// The model's name and version, recorded with every embedding and analysis.
@@ -146,13 +147,13 @@ public final class SpeakerEncoder: @unchecked Sendable {
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(G), Int32(inputSize),
                         1, input, Int32(inputSize), weights.inputWeights[layer], Int32(inputSize), 0, gates, Int32(G))
             cell.update(repeating: 0, count: P * H)
-            let recurrent = weights.recurrentWeights[layer], bias = weights.biases[layer]
+            let recurrent = weights.recurrentPacked[layer], bias = weights.biases[layer]
             for t in 0..<T {
                 let g = gates + t * P * G
                 if t > 0 {
-                    // All partials' recurrent step at once: (P × H) · W_hhᵀ added to the gates.
-                    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(P), Int32(G), Int32(H),
-                                1, output + (t - 1) * P * H, Int32(H), recurrent, Int32(H), 1, g, Int32(G))
+                    // All partials' recurrent step at once: (P × H) · W_hhᵀ added to the gates, against
+                    // W_hh packed once at load (a BLAS call would repack it on every step).
+                    kordant_recurrent_step(g, output + (t - 1) * P * H, recurrent, Int32(P), Int32(H), Int32(G))
                 }
                 kordant_lstm_cell(g, bias, cell, output + t * P * H, Int32(P), Int32(H))
             }
@@ -193,7 +194,8 @@ public final class SpeakerEncoder: @unchecked Sendable {
     /// The weights in memory the BLAS reads directly (owned, freed with the encoder).
     private final class Parameters: @unchecked Sendable {
         let inputWeights: [UnsafeMutablePointer<Float>]
-        let recurrentWeights: [UnsafeMutablePointer<Float>]
+        /// W_hh packed in column blocks for ``kordant_recurrent_step``.
+        let recurrentPacked: [UnsafeMutablePointer<Float>]
         let biases: [UnsafeMutablePointer<Float>]
         let linearWeight: UnsafeMutablePointer<Float>
         let linearBias: UnsafeMutablePointer<Float>
@@ -205,14 +207,21 @@ public final class SpeakerEncoder: @unchecked Sendable {
                 return p
             }
             inputWeights = w.inputWeights.map(copy)
-            recurrentWeights = w.recurrentWeights.map(copy)
+            // W_hh is 4H × H (row-major); the recurrent kernel reads it in column blocks of 16,
+            // each block's 16 values of one k together (see kordant_recurrent_step).
+            recurrentPacked = w.recurrentWeights.map { a in
+                let G = 4 * SpeakerEncoderWeights.hidden, H = SpeakerEncoderWeights.hidden
+                let p = UnsafeMutablePointer<Float>.allocate(capacity: a.count)
+                for j in 0..<G { for k in 0..<H { (p + (j / 16) * H * 16 + k * 16 + j % 16).initialize(to: a[j * H + k]) } }
+                return p
+            }
             biases = w.biases.map(copy)
             linearWeight = copy(w.linearWeight)
             linearBias = copy(w.linearBias)
         }
 
         deinit {
-            for p in inputWeights + recurrentWeights + biases + [linearWeight, linearBias] { p.deallocate() }
+            for p in inputWeights + recurrentPacked + biases + [linearWeight, linearBias] { p.deallocate() }
         }
     }
 }
