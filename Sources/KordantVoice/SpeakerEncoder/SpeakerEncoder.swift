@@ -33,8 +33,8 @@ public struct SpeakerEmbedding: Sendable, Equatable, Codable {
 /// 1.3 times a second, a 3-layer LSTM of 256 units, a 256 → 256 linear layer, ReLU and L2
 /// normalisation per partial; the utterance embedding is the normalised mean of the partials.
 ///
-/// The matrix work runs through OpenBLAS (`cblas_sgemm`, single-threaded: the engine parallelises
-/// across files): per layer, the input projection of every frame of every partial is one GEMM; each
+/// Single-threaded (the engine parallelises across files): per layer, the input projection of
+/// every frame of every partial is one OpenBLAS GEMM (`cblas_sgemm`); each
 /// recurrent step is one product over all partials at once, in a small C kernel against weights
 /// packed at load (OpenBLAS repacked the 1 MB matrix on every step). Working buffers are allocated once
 /// per call. Thread-safe: the weights are immutable and each call owns its buffers.
