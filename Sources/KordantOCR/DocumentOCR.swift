@@ -287,7 +287,7 @@ public final class OCRWorker {
                 .map(\.box).reduce(nil) { acc, box in acc.map { $0.union(box) } ?? box }
             parsed = fromText
         }
-        guard var mrz = parsed else { return (visual, nil, nil) }
+        guard var mrz = parsed.map({ MRZVisualNames.reconcile($0, words: lines.flatMap(\.words)) }) else { return (visual, nil, nil) }
         var agreement: [String: Bool] = [:]
         let mrzValues: [String: String?] = [
             "surname": mrz.surname, "given_names": mrz.givenNames, "document_number": mrz.documentNumber,

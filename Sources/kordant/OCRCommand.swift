@@ -72,6 +72,15 @@ struct OCRJSON {
         let repairs: [String]
         let document_code, issuer, surname, given_names, document_number, nationality, sex, optional_data: String
         let date_of_birth, expiry_date: String?
+        /// With `--mrz-cells`: lines × cells of what each reader saw.
+        let cells: [[CellJSON]]?
+    }
+    struct CellJSON: Encodable {
+        let tesseract: String?
+        let tesseract_confidence: Double?
+        let templates: String
+        /// Posterior of the character as read.
+        let confidence: Double?
     }
     struct Preprocessing: Encodable {
         let steps: [String]
@@ -142,7 +151,15 @@ struct OCRJSON {
                         checks: m.checks.map { CheckJSON(field: $0.field, printed: $0.printed, computed: $0.computed, valid: $0.valid) },
                         problems: m.problems, repairs: m.repairs, document_code: m.documentCode, issuer: m.issuer, surname: m.surname,
                         given_names: m.givenNames, document_number: m.documentNumber, nationality: m.nationality, sex: m.sex,
-                        optional_data: m.optionalData, date_of_birth: m.dateOfBirth, expiry_date: m.expiryDate)
+                        optional_data: m.optionalData, date_of_birth: m.dateOfBirth, expiry_date: m.expiryDate,
+                        cells: m.cellReadings.map { lines in
+                            lines.enumerated().map { l, line in
+                                line.enumerated().map { c, cell in
+                                    CellJSON(tesseract: cell.tesseract.map(String.init), tesseract_confidence: cell.tesseractConfidence.map { $0.rounded() },
+                                             templates: cell.templates, confidence: m.characterConfidence.flatMap { l < $0.count && c < $0[l].count ? $0[l][c] : nil })
+                                }
+                            }
+                        })
             },
             visual_zone_agrees: p.visualZoneAgreement,
             words: !includeWords ? [] : p.words.map { WordJSON(text: $0.text, confidence: (($0.confidence * 10).rounded()) / 10, box: Box($0.box),
@@ -187,6 +204,8 @@ struct OCR: AsyncParsableCommand {
     var words = false
     @Flag(name: .long, help: "Time each step of each page (load, MRZ search, preprocessing, recognition, fields): in the JSON as \"timings\", on stderr for the other formats.")
     var timings = false
+    @Flag(name: .long, help: "Diagnostic: add what each reader saw in each MRZ cell (Tesseract's character and confidence, the OCR-B templates' best three) to the JSON as \"cells\" (scripts/make-mrz-confusion calibrates the reader from it).")
+    var mrzCells = false
     @Option(name: .customLong("pdf"), help: ArgumentHelp("Also write a searchable PDF (page images + invisible text) of the one input file.", valueName: "OUT.pdf"))
     var pdfOut: String?
     @Option(name: .long, help: ArgumentHelp("Also write a searchable PDF of each input file to DIR/NAME.pdf.", valueName: "DIR"))
@@ -234,6 +253,7 @@ struct OCR: AsyncParsableCommand {
         options.alto = format == .alto
         options.searchablePDF = searchablePDFs
         if timings { options.stepClock = OCROptions.monotonicSeconds }
+        options.mrz.keepCellReadings = mrzCells
         let logger = Logger(label: "kordant.ocr")
         logger.debug("OpenMP thread limit \(OpenMPGuard.threadLimit().map(String.init) ?? "n/a"), \(jobs) workers")
         let engine = OCREngine(jobs: jobs)

@@ -79,6 +79,20 @@ import Testing
         #expect(!m.valid && m.checks.contains { !$0.valid })
     }
 
+    /// OCR-B's 3 has a flat top like the 5's: a date digit read 3 for 5 (or 5 for 3) is mended
+    /// when the evidence has the other close behind and only it passes the check digit; a repaired
+    /// zone is never valid.
+    @Test func aDateDigitIsRepairedBetween3And5() {
+        var lines = Self.td3
+        lines[1] = "L898902C36UTO7408122F1204139ZE184226B<<<<<10"   // expiry 120415 read 120413
+        let m = Self.read(lines, .td3, doubt: [(1, 26, "5", 1.5)])
+        #expect(m.lines == Self.td3)
+        #expect(!m.valid)
+        // Without the 5 close behind, nothing is changed.
+        let sure = Self.read(lines, .td3)
+        #expect(sure.lines == lines && !sure.valid)
+    }
+
     /// Fillers read as K or S after the name has ended are fillers (the grammar is certain there);
     /// a doubtful `<`/K inside the name is not decided by guessing.
     @Test func nameFillers() {

@@ -83,6 +83,44 @@ public struct MRZ: Sendable, Equatable, Codable {
     public var box: BoundingBox?
     /// Clockwise turn that makes the zone upright (0, 90, 180, 270), when read from an image.
     public var rotation: Int?
+    /// Posterior of each character as read (lines × cells, 0–1), when read from an image.
+    public var characterConfidence: [[Double]]?
+    /// Per cell, the other characters the format allows there that the readers found plausible
+    /// (posterior ≥ 0.01), likeliest first; when read from an image.
+    public var characterAlternatives: [[String]]?
+    /// What each reader saw in each cell, lines × cells, before the decision; only with
+    /// ``MRZScanOptions/keepCellReadings`` (a diagnostic for calibrating the readers:
+    /// `scripts/make-mrz-confusion`).
+    public var cellReadings: [[CellReading]]?
+
+    /// One cell as the two readers saw it.
+    public struct CellReading: Sendable, Equatable, Codable {
+        /// Tesseract's character, nil where it read none in this cell.
+        public var tesseract: Character?
+        /// Its confidence (0–100).
+        public var tesseractConfidence: Double?
+        /// The OCR-B templates' best three characters, best first (empty for a cell without ink).
+        public var templates: String
+
+        enum CodingKeys: String, CodingKey { case tesseract, tesseractConfidence, templates }
+        public init(tesseract: Character?, tesseractConfidence: Double?, templates: String) {
+            self.tesseract = tesseract
+            self.tesseractConfidence = tesseractConfidence
+            self.templates = templates
+        }
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            tesseract = try c.decodeIfPresent(String.self, forKey: .tesseract)?.first
+            tesseractConfidence = try c.decodeIfPresent(Double.self, forKey: .tesseractConfidence)
+            templates = try c.decode(String.self, forKey: .templates)
+        }
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encodeIfPresent(tesseract.map(String.init), forKey: .tesseract)
+            try c.encodeIfPresent(tesseractConfidence, forKey: .tesseractConfidence)
+            try c.encode(templates, forKey: .templates)
+        }
+    }
 
     /// A person should check this reading before it is used.
     public var needsReview: Bool { !reviewReasons.isEmpty || !checks.allSatisfy(\.valid) || !problems.isEmpty }

@@ -210,7 +210,7 @@ struct MRZDecoder {
             // passes is `repairMargin` likelier than any other that does.
             var positions: [(Int, Int, Int)] = []   // line, cell, alternative
             let failing = Set(m.checks.filter { !$0.valid }.map(\.field))
-            for span in spans where span.kind == .free || span.kind == .check || span.kind == .checkOrFiller {
+            for span in spans where [.free, .date, .check, .checkOrFiller].contains(span.kind) {
                 let base = span.field.replacingOccurrences(of: "_check", with: "")
                 let covered = failing.contains(base) || failing.contains("composite")
                 guard covered else { continue }
@@ -359,7 +359,7 @@ struct MRZDecoder {
     }
 
     static func confusable(_ c: Int) -> [Int] {
-        let pairs: [(Character, Character)] = [("0", "O"), ("1", "I"), ("2", "Z"), ("5", "S"), ("8", "B"), ("6", "G"),
+        let pairs: [(Character, Character)] = [("0", "O"), ("1", "I"), ("2", "Z"), ("5", "S"), ("8", "B"), ("6", "G"), ("3", "5"),
                                                ("<", "K"), ("<", "C"), ("<", "S"), ("<", "E")]
         let ch = MRZAlphabet.characters[c]
         return pairs.compactMap { a, b in ch == a ? MRZAlphabet.index(b) : ch == b ? MRZAlphabet.index(a) : nil }

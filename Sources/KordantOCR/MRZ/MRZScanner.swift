@@ -25,6 +25,8 @@ public struct MRZScanOptions: Sendable {
     public var adaptationTemperature = 0.006
     /// A cell lends its glyph to a prototype at this posterior or above.
     public var prototypeConfidence = 0.97
+    /// Return what each reader saw in each cell (``MRZ/cellReadings``): a diagnostic.
+    public var keepCellReadings = false
 
     public init() {}
 }
@@ -119,15 +121,19 @@ enum MRZScanner {
         if let tesseract, let symbols = readWithTesseract(best.strips, tesseract) {
             for (line, cell, char, confidence) in symbols {
                 tesseractReading[line * 1000 + cell] = (char, confidence)
-                guard MRZAlphabet.index(char) != nil else { continue }
-                let q = min(0.97, max(0.3, confidence / 100))
-                let hit = log(q), miss = log((1 - q) / 36)
-                // Tesseract's `eng` model does not tell OCR-B's O from 0 or `<` from K: its vote
-                // goes to the whole confusion class, and the glyph's shape decides within it.
-                let supported = Set(votes(char).compactMap(MRZAlphabet.index))
-                for c in 0..<MRZAlphabet.count {
-                    evidence[line][cell][c] += options.tesseractWeight * (supported.contains(c) ? hit : miss)
-                }
+                // How often Tesseract reads each character this way, measured on OCR-B zones
+                // (``TesseractConfusion``): its `eng` model does not tell OCR-B's O from 0 or `<`
+                // from K, and reads a flat-topped 3 as S, and the evidence says only that much.
+                guard let likelihood = TesseractConfusion.logLikelihoods(read: char, confidence: confidence) else { continue }
+                for c in 0..<MRZAlphabet.count { evidence[line][cell][c] += options.tesseractWeight * likelihood[c] }
+            }
+        }
+        let cellReadings: [[MRZ.CellReading]]? = !options.keepCellReadings ? nil : best.cells.enumerated().map { l, line in
+            line.enumerated().map { c, cell in
+                let t = tesseractReading[l * 1000 + c]
+                let order = cell.distances.indices.filter { cell.distances[$0].isFinite }.sorted { cell.distances[$0] < cell.distances[$1] }
+                return MRZ.CellReading(tesseract: t?.0, tesseractConfidence: t?.1,
+                                       templates: String(order.prefix(3).map { MRZAlphabet.characters[$0] }))
             }
         }
         clock?.mark("mrz.tesseract")
@@ -164,16 +170,16 @@ enum MRZScanner {
             guard let again = decode(evidence, length: best.band.length, lines: best.band.lines.count, options: options) else { return nil }
             (format, decoded) = again
         }
-        // Read twice, decide once: where Tesseract clearly read something the chosen character's
-        // look-alikes do not include, the two readers disagree and the character is not sure,
-        // however strongly the templates lean (names carry no check digit to catch it).
+        // Read twice, decide once: where Tesseract clearly read something it reads for the chosen
+        // character less than one time in a hundred (``TesseractConfusion``), the two readers
+        // disagree and the character is not sure, however strongly the templates lean (names
+        // carry no check digit to catch it).
         for (key, (char, conf)) in tesseractReading where conf >= 60 {
             let line = key / 1000, cell = key % 1000
-            guard line < decoded.lines.count, cell < decoded.lines[line].count else { continue }
-            let chosen = Array(decoded.lines[line])[cell]
-            if !votes(char).contains(chosen) && !votes(chosen).contains(char) {
-                decoded.confidence[line][cell] = min(decoded.confidence[line][cell], 0.5)
-            }
+            guard line < decoded.lines.count, cell < decoded.lines[line].count,
+                  let chosen = MRZAlphabet.index(Array(decoded.lines[line])[cell]),
+                  let p = TesseractConfusion.probability(read: char, confidence: conf, printed: chosen) else { continue }
+            if p < 0.01 { decoded.confidence[line][cell] = min(decoded.confidence[line][cell], 0.5) }
         }
         // OCR-B without the format's structure is not an MRZ (see `hasStructure`).
         guard decoded.hasStructure else { return nil }
@@ -206,6 +212,21 @@ enum MRZScanner {
         mrz.confidence = ((decoded.confidence.flatMap { $0 }.min() ?? 0) * 1000).rounded() / 1000
         mrz.box = box(best.band, start: best.start)
         mrz.rotation = rotation(best.band.lines[0], flipped: best.flipped)
+        mrz.cellReadings = cellReadings
+        mrz.characterConfidence = decoded.confidence.map { $0.map { ($0 * 1000).rounded() / 1000 } }
+        var alternatives = decoded.lines.map { [String](repeating: "", count: $0.count) }
+        for span in MRZDecoder.layout(format) where span.line < evidence.count {
+            let chars = Array(decoded.lines[span.line])
+            for (offset, cell) in span.range.enumerated() where cell < chars.count && cell < evidence[span.line].count {
+                let allowed = MRZDecoder.allowed(span.kind, offset: offset)
+                let e = evidence[span.line][cell], top = allowed.map { e[$0] }.max() ?? 0
+                let total = allowed.reduce(0.0) { $0 + exp(e[$1] - top) }
+                let plausible = allowed.filter { MRZAlphabet.characters[$0] != chars[cell] && exp(e[$0] - top) / total >= 0.01 }
+                    .sorted { e[$0] > e[$1] }
+                alternatives[span.line][cell] = String(plausible.map { MRZAlphabet.characters[$0] })
+            }
+        }
+        mrz.characterAlternatives = alternatives
         // Something MRZ-shaped (a monospaced listing, a barcode's digits) that does not read as the
         // format's structure is not an MRZ: ask for most of the fixed parts to be read clearly.
         let readable = decoded.confidence.flatMap { $0 }.filter { $0 >= 0.5 }.count
@@ -247,21 +268,6 @@ enum MRZScanner {
         return (format, decoded)
     }
 
-    /// The characters a Tesseract reading of `c` supports: itself and what OCR-B makes it look like.
-    static func votes(_ c: Character) -> [Character] {
-        switch c {
-        case "0", "O": return ["0", "O"]
-        case "1", "I": return ["1", "I"]
-        case "2", "Z": return ["2", "Z"]
-        case "5": return ["5", "S"]
-        case "S": return ["S", "5", "<"]
-        case "8", "B": return ["8", "B"]
-        case "6", "G": return ["6", "G"]
-        case "K", "C", "E": return [c, "<"]
-        default: return [c]
-        }
-    }
-
     /// The most one cell adds to ``matched(_:adding:)`` (a perfect template match).
     static let maxCellMatch = 0.3
 
@@ -288,9 +294,16 @@ enum MRZScanner {
         var pixels = [UInt8](repeating: 255, count: width * height)
         for (l, strip) in strips.enumerated() {
             let top = margin + l * rowHeight
+            // Paper to white and ink to black: on a grey photocopy or in shadow the strip's paper
+            // sits far below the white margins around it, and Tesseract's global threshold then
+            // falls between margin and paper and takes the whole strip for ink.
+            let (ink, paper) = levels(strip.pixels)
+            let gain = paper - ink >= 16 ? 255 / (paper - ink) : 1
+            let base = paper - ink >= 16 ? ink : 0
             for y in 0..<S {
                 for x in 0..<strip.width {
-                    pixels[(top + y) * width + margin + x] = UInt8(max(0, min(255, strip.pixels[y * strip.width + x].rounded())))
+                    let v = (strip.pixels[y * strip.width + x] - base) * gain
+                    pixels[(top + y) * width + margin + x] = UInt8(max(0, min(255, v.rounded())))
                 }
             }
         }
@@ -311,6 +324,22 @@ enum MRZScanner {
             out.append((line, cell, ch, s.confidence))
         }
         return out
+    }
+
+    /// Ink and paper grey of a strip: its 2nd and 90th percentiles (a zone line is mostly paper).
+    static func levels(_ pixels: [Float]) -> (Float, Float) {
+        var histogram = [Int](repeating: 0, count: 256)
+        for v in pixels { histogram[Int(max(0, min(255, v)))] += 1 }
+        func percentile(_ q: Double) -> Float {
+            let target = Int(Double(pixels.count) * q)
+            var sum = 0
+            for (i, n) in histogram.enumerated() {
+                sum += n
+                if sum > target { return Float(i) }
+            }
+            return 255
+        }
+        return (percentile(0.02), percentile(0.90))
     }
 
     /// The band's bounding box in source coordinates.
