@@ -193,7 +193,10 @@ def score(item, r, tool):
         kind_right = r["found"] and fmt_ok and (tool == "passporteye" or r["kind"] == "id")
     else:
         kind_right = not r["found"]
-    return dict(has_mrz=has_mrz, exact=exact, false_valid=false_valid, found=r["found"], kind_right=kind_right)
+    # What a user can take without review: `valid`, and right (printed check digits right too).
+    valid_right = bool(r["valid"]) and exact and t["check_digits_valid"]
+    return dict(has_mrz=has_mrz, exact=exact, false_valid=false_valid, found=r["found"], kind_right=kind_right,
+                valid_right=valid_right, checkable=has_mrz and t["check_digits_valid"])
 
 
 def aggregate(rows):
@@ -203,6 +206,7 @@ def aggregate(rows):
                 exact=sum(s["exact"] for s in mrz), false_valid=sum(s["false_valid"] for s in rows),
                 found=sum(s["found"] for s in mrz), false_found=sum(s["found"] for s in neg),
                 kind_right=sum(s["kind_right"] for s in rows),
+                valid_right=sum(s["valid_right"] for s in rows), checkable=sum(s["checkable"] for s in rows),
                 median_s=statistics.median([s["seconds"] for s in rows]) if rows else None,
                 errors=sum(1 for s in rows if s["error"]))
 
@@ -330,6 +334,10 @@ def main():
     print()
     print("false-valid over every page: " + ", ".join(f"{n} {allrows[n]['false_valid']}" for n in names)
           + f"   (pages {len(results)}; found on no-MRZ pages counts in 'found' of the no-MRZ rows)")
+    for s_ in sets:
+        a_ = agg[f"{s_}/all"]
+        print(f"valid and right ({s_}, of the MRZ pages whose printed check digits are right): "
+              + ", ".join(f"{n} {cell(a_[n]['valid_right'], a_[n]['checkable'])}" for n in names))
     med = {n: allrows[n]["median_s"] for n in names}
     if "baseline" in med and med["baseline"]:
         print(f"median page time: engine {med['engine']:.2f} s, baseline {med['baseline']:.2f} s, ratio {med['engine'] / med['baseline']:.2f}x (same run)")

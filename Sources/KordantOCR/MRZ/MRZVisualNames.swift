@@ -28,7 +28,7 @@ enum MRZVisualNames {
         let visual = Set(words.filter { !$0.text.contains("<") && $0.text.count < 20 }.flatMap { tokens($0.text) }.filter { $0.count >= 3 })
         guard !visual.isEmpty else { return mrz }
         var lines = mrz.lines.map { Array($0) }
-        var taken: [String] = [], changed: [(Int, Int)] = []
+        var taken: [String] = [], changed: [(Int, Int)] = [], disagreeing: [String] = []
         for span in MRZDecoder.layout(mrz.format) where span.kind == .name && span.line < lines.count {
             let line = span.line
             guard span.range.upperBound <= lines[line].count, span.range.upperBound <= confidence[line].count else { continue }
@@ -44,14 +44,24 @@ enum MRZVisualNames {
                 // A component that fills the field to its end may be cut short: compare prefixes.
                 let cut = run.last == span.range.upperBound - 1
                 let limit = max(1, read.count / 4)
-                var found: Set<String> = []
+                var close: Set<String> = [], found: Set<String> = []
+                var printed = false
                 for word in visual where word.count == read.count || (cut && word.count > read.count) {
                     let w = Array(word.prefix(read.count))
                     let differ = read.indices.filter { read[$0] != w[$0] }
-                    if !differ.isEmpty && differ.count <= limit && differ.allSatisfy({ open($0, w[$0]) }) { found.insert(String(w)) }
-                    if differ.isEmpty { found = []; break }   // the reading itself is there
+                    if differ.isEmpty { printed = true; break }   // the reading itself is there
+                    guard differ.count <= limit else { continue }
+                    close.insert(String(w))
+                    if differ.allSatisfy({ open($0, w[$0]) }) { found.insert(String(w)) }
                 }
-                guard found.count == 1, let spelling = found.first.map(Array.init) else { continue }
+                if printed || close.isEmpty { continue }
+                guard close.count == 1, found.count == 1, let spelling = found.first.map(Array.init) else {
+                    // The visual zone spells the name otherwise where the readers were sure (a
+                    // fax's O read as Q by both, or the visual zone's own misreading): not
+                    // changed, but not valid either.
+                    disagreeing.append("line \(line + 1) col \(run[0] + 1)")
+                    continue
+                }
                 for i in read.indices where read[i] != spelling[i] {
                     lines[line][run[i]] = spelling[i]
                     changed.append((line, run[i]))
@@ -59,10 +69,13 @@ enum MRZVisualNames {
                 }
             }
         }
-        guard !taken.isEmpty, let rebuilt = MRZParser.build(format: mrz.format, lines: lines.map { String($0) }, repairs: mrz.repairs) else {
-            return mrz
-        }
         var out = mrz
+        if !disagreeing.isEmpty {
+            out.reviewReasons.append("visual zone spells a name otherwise (from " + disagreeing.joined(separator: ", ") + ")")
+        }
+        guard !taken.isEmpty, let rebuilt = MRZParser.build(format: mrz.format, lines: lines.map { String($0) }, repairs: mrz.repairs) else {
+            return out
+        }
         for change in changed { out.characterConfidence?[change.0][change.1] = 0 }
         out.lines = rebuilt.lines
         out.surname = rebuilt.surname

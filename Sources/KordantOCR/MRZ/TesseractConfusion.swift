@@ -22,9 +22,10 @@ enum TesseractConfusion {
         return table[outcome(r, sure: confidence >= sureConfidence)]
     }
 
-    /// P(reading | printed) of one printed character.
-    static func probability(read: Character, confidence: Double, printed: Int) -> Double? {
-        logLikelihoods(read: read, confidence: confidence).map { exp($0[printed]) }
+    /// How often Tesseract reads `printed` as `read`, at any confidence.
+    static func probability(read: Character, printed: Int) -> Double? {
+        guard let r = MRZAlphabet.index(read) else { return nil }
+        return exp(table[outcome(r, sure: true)][printed]) + exp(table[outcome(r, sure: false)][printed])
     }
 
     static func outcome(_ read: Int, sure: Bool) -> Int { read * 2 + (sure ? 1 : 0) }
