@@ -182,7 +182,9 @@ private func hex(_ tag: UInt16) -> String { "0x" + String(format: "%04X", tag) }
 private func printable(_ id: String) -> String {
     String(id.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
 }
-private func formatRate(_ r: Double) -> String { r.isFinite && r == r.rounded() ? String(Int(r)) : String(r) }
+/// A declared rate as people write it: whole numbers without ".0", and anything beyond Int's range
+/// (an AIFF's 80-bit rate can be −1e30) in Double's own notation rather than a trapping conversion.
+private func formatRate(_ r: Double) -> String { r.isFinite && r == r.rounded() && abs(r) < 1e15 ? String(Int(r)) : String(r) }
 private func le16(_ b: [UInt8], _ o: Int) -> UInt16 { UInt16(b[o]) | UInt16(b[o + 1]) << 8 }
 private func le32(_ b: [UInt8], _ o: Int) -> UInt32 { UInt32(le16(b, o)) | UInt32(le16(b, o + 2)) << 16 }
 private func be16(_ b: [UInt8], _ o: Int) -> UInt16 { UInt16(b[o]) << 8 | UInt16(b[o + 1]) }

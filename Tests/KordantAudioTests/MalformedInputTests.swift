@@ -30,6 +30,27 @@ import Testing
         #expect(message("no_such_file.wav").contains("no such file"))
     }
 
+    /// Found by FuzzWAV (release build): an AIFF whose 80-bit sample rate is a huge negative whole
+    /// number trapped while its error message was written. It is refused with the rate named.
+    @Test func aiffRateBeyondIntIsRefusedNotTrapped() throws {
+        // FORM/AIFF, COMM: 1 channel, 16 bits, an 80-bit rate of about −2.96e158, then SSND.
+        let bytes: [UInt8] = [
+            0x46, 0x4F, 0x52, 0x4D, 0x00, 0x03, 0x07, 0x82, 0x41, 0x49, 0x46, 0x46, 0x43, 0x4F, 0x4D, 0x4D,
+            0x00, 0x00, 0x00, 0x12, 0x01, 0x83, 0x00, 0x99, 0x00, 0x01, 0x00, 0x10, 0xC2, 0x0D, 0xAC, 0x44,
+            0x00, 0x00, 0x2C, 0x00, 0x00, 0x00, 0x53, 0x53, 0x4E, 0x44, 0x00, 0x46, 0x4F, 0x4D, 0xFF,
+        ]
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("kordant-rate-\(UUID().uuidString).aiff").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            _ = try AudioDecoder.load(path: path)
+            Issue.record("decoded without error")
+        } catch let error as AudioError {
+            #expect(error.kind == .invalidHeader)
+            #expect(error.detail.contains("sample rate of -2.9564216487281595e+158 Hz"), "\(error)")
+        }
+    }
+
     @Test func missingFileAndDirectory() {
         #expect(throws: AudioError(.notFound, path: "/nonexistent/x.wav", "no such file")) {
             _ = try AudioFileReader(path: "/nonexistent/x.wav")

@@ -1,3 +1,4 @@
+import Foundation
 @testable import KordantOCR
 import Testing
 
@@ -147,5 +148,35 @@ enum Specimen {
         #expect(f.value == .text("042-118-07"))
         #expect(f.box == BoundingBox(x: 50, y: 10, width: 40, height: 20))
         #expect(f.confidence == 80)
+    }
+
+    /// Inputs FuzzMRZ found crashing the text parser (release build, 2026-11-25): non-ASCII digits
+    /// (Character.isNumber is true for "²" and Arabic digits, which Int() refuses) and lines whose
+    /// characters are not one code point each. Fed as the fuzz target feeds them; none may trap.
+    @Test func fuzzFindingsParseWithoutTrapping() throws {
+        let inputs = [
+        "SUFSKDw8CjI4OEFEaWPJ27a7UzE8Rdu3u9uWuy8xPEXbtzg4OTIwQ7A0//8AAACF0it6hYU=",
+        "/wo5OTk5Odu2JEn/Q2hhCg==",
+        "SUFSKDw8MkRBOAo4aWPJ27a7UzE8Rdu3u9u2uy8xPEXbtzk4ODIwQ7A0hdIreoWF",
+        "Of8KADIxz8NEZWZhdWx0Sdu2u1MmME8xNtROCgAyMs/D27a7UyY=",
+        "SUFSKDw8CjK2uy8xPEXbtzk4ODIwQ7A0hdIreoWF",
+        "MDc4OUFCQ0RFRkdISUpLTDA3ODlBQkNERUZHSElKS0xNVFVWV1g8PDwxTwpMODk4OTAyW0MzNlVUTzc0MDgxMsy5MTIwNDEzOVpFMTg0MjI2YnNCPHRyaQ==",
+        "STxVPDw8CQkJCQkJCQkJCf//CQkJCQkJCQmJCQkJCkk8ZQkJCQk8KwpJPGU=",
+        "NzQwODEyMkYyNDAxNTE5VVRPPDw8PDw8PDw8PDw2Cjc0zYIxMzEyMkYx3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3DIwNDE1OVVUTzw8MTMxMjw8Ngo3NDEzVVRPRjEyMDQ=",
+        "SUFSKDw8CjI4OEFEaWPJ27a7UzE8Rdu3u9u2uy9JbnTbtzk4ODIwQ7A0DAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDP//////////DAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMhdIreoWF",
+        "NDAzCjcxMDkwOcy5zs7Ozc7PCg==",
+        "SUFSKDw8CjI4OEFEaWMvMTxF27c4ODkyMUOwNP8BAAAA/wAAAIWFhYWFhYWF0it6hYU=",
+        "SUFSKDw8PQoyODhBRGljyQ0Ku1MxPEXbt7vbtrsvMTxF27c5ODgyMEOwNIXSK3qFhQ==",
+        "sAvDPAs8CwsLCwsLCwsLCwsLCws8PDwwpzw8PDw8Cjw8PDwK",
+        "SUFSKDw8CjI4OEFEaWPJt7vbtrsvMTxF27c5ODgyMEOwNIXSK3qFhQ=="
+        ]
+        for encoded in inputs {
+            let data = try #require(Data(base64Encoded: encoded))
+            let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            if let found = MRZParser.find(in: lines) { _ = MRZParser.parse(found.lines, format: found.format) }
+            for format in [MRZ.Format.td1, .td2, .td3] { _ = MRZParser.parse(lines, format: format) }
+        }
+        #expect(MRZParser.date("8²0101", future: false) == nil)
+        #expect(MRZParser.date("٨٠٠١٠١", future: false) == nil)
     }
 }

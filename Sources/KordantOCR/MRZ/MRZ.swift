@@ -229,9 +229,11 @@ public enum MRZParser {
         // Alphanumeric fields with a check digit: try the usual confusions until the digit verifies,
         // but only when the check digit itself was read as a digit (a digit we produced by
         // repair cannot also be the evidence for another repair).
-        for (line, range, digitAt, name) in checkedAlphanumeric(format) where raw[line].count == format.lineLength
-            && Array(normalise(raw[line]))[digitAt].isNumber
-        {
+        for (line, range, digitAt, name) in checkedAlphanumeric(format) {
+            // As read, before any length repair (normalising may change the length: tabs dropped,
+            // « made <<).
+            let read = Array(normalise(raw[line]))
+            guard read.count == format.lineLength, digitAt < read.count, read[digitAt].isASCII, read[digitAt].isNumber else { continue }
             let chars = Array(lines[line])
             let field = String(chars[range])
             if checkDigit(field) != chars[digitAt], let fixed = repairByCheckDigit(field, digit: chars[digitAt]) {
@@ -476,7 +478,8 @@ public enum MRZParser {
 
     /// YYMMDD → ISO date. Birth dates are in the past; expiry years 00–69 are 20xx.
     static func date(_ yymmdd: String, future: Bool) -> String? {
-        guard yymmdd.count == 6, yymmdd.allSatisfy(\.isNumber) else { return nil }
+        // ASCII digits only: Character.isNumber also holds for "²" or "٨", which Int() refuses.
+        guard yymmdd.count == 6, yymmdd.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
         let yy = Int(yymmdd.prefix(2))!, mm = Int(yymmdd.dropFirst(2).prefix(2))!, dd = Int(yymmdd.suffix(2))!
         guard (1...12).contains(mm), (1...31).contains(dd) else { return nil }
         let current = Calendar(identifier: .gregorian).component(.year, from: Date()) % 100
