@@ -30,6 +30,8 @@ public struct MonoAudio: Sendable {
 /// Opening validates the header, so ``source`` and ``outputRate`` are known before any audio is
 /// decoded; ``run(_:)`` then delivers the audio once.
 public final class MonoDecoder {
+    /// Below this input rate nothing is resampled (no audio format records speech so slowly).
+    public static let lowestResampledRate = 1000
     public let source: AudioFormatInfo
     public let outputRate: Int
     private let reader: AudioFileReader
@@ -40,6 +42,12 @@ public final class MonoDecoder {
         reader = try AudioFileReader(path: path, options: options)
         source = reader.info
         self.outputRate = outputRate ?? reader.info.sampleRate
+        // A 100-byte FLAC declaring 4 Hz became 1.6 GB at 16 kHz (found by FuzzWAV): rates below
+        // any audio's are refused rather than blown up thousands of times.
+        if self.outputRate != reader.info.sampleRate && reader.info.sampleRate < MonoDecoder.lowestResampledRate {
+            throw AudioError(.invalidHeader, path: path, "sample rate of \(reader.info.sampleRate) Hz: below \(MonoDecoder.lowestResampledRate) Hz, "
+                             + "the lowest the engine resamples from")
+        }
         resampler = self.outputRate == reader.info.sampleRate ? nil
             : try Resampler(inputRate: Double(reader.info.sampleRate), outputRate: Double(self.outputRate),
                             maxInputBlock: reader.blockFrames)

@@ -1,3 +1,4 @@
+import CSndfile
 import Foundation
 import KordantAudio
 import Testing
@@ -49,6 +50,25 @@ import Testing
             #expect(error.kind == .invalidHeader)
             #expect(error.detail.contains("sample rate of -2.9564216487281595e+158 Hz"), "\(error)")
         }
+    }
+
+    /// Found by FuzzWAV: a tiny file declaring 4 Hz would have become 1.6 GB at 16 kHz; below
+    /// 1000 Hz nothing is resampled, and the file's own rate is still readable.
+    @Test func absurdlyLowRatesAreNotResampled() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("kordant-4hz-\(UUID().uuidString).wav").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var info = SF_INFO(frames: 0, samplerate: 4, channels: 1, format: Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16), sections: 0, seekable: 0)
+        let handle = try #require(sf_open(path, Int32(SFM_WRITE), &info))
+        var samples = [Int16](repeating: 1000, count: 400)
+        #expect(sf_write_short(handle, &samples, 400) == 400)
+        sf_close(handle)
+        do {
+            _ = try MonoDecoder(path: path)
+            Issue.record("a 4 Hz file was resampled")
+        } catch {
+            #expect(error.kind == .invalidHeader && error.detail.contains("below 1000 Hz"), "\(error)")
+        }
+        #expect(try MonoDecoder(path: path, outputRate: nil).source.sampleRate == 4)
     }
 
     @Test func missingFileAndDirectory() {
