@@ -14,8 +14,8 @@ import Foundation
 /// it read one as E for an L: a letter the zone's readers were sure of gives way only to one they
 /// found plausible themselves.)
 enum MRZVisualNames {
-    /// Letters below this posterior count as in doubt.
-    static let doubtful = 0.9
+    /// Letters below this posterior count as in doubt: the reader's own line for a sure character.
+    static let doubtful = MRZScanOptions().confidentCharacter
 
     /// `mrz` with doubtful name letters taken from `words` (the page's words) where a visual-zone
     /// word singles out the spelling (those letters' confidence set to 0: the zone's readers did
