@@ -89,9 +89,8 @@ import Testing
         for y in stride(from: 0, to: rgb.height, by: 7) {
             for x in stride(from: 0, to: rgb.width, by: 5) { pixSetRGBPixel(rgb.pix, Int32(x), Int32(y), Int32(x % 256), Int32(y % 256), 77) }
         }
-        let rgba = try LeptImage.make(pixCopy(nil, rgb.pix), "copy")
-        pixSetSpp(rgba.pix, 4)
-        pixSetAlphaOverWhite(rgba.pix)
+        // pixSetAlphaOverWhite returns a new image (white made transparent): it is the RGBA case.
+        let rgba = try LeptImage.make(pixSetAlphaOverWhite(rgb.pix), "alpha over white")
         let binary = try LeptImage.make(pixConvertTo1(gray.pix, 128), "binarise")
         let palette = try LeptImage.make(pixConvertGrayToColormap(gray.pix), "palette")
         let cases: [(String, LeptImage, Int, Bool)] = [
