@@ -92,6 +92,55 @@ import Testing
         #expect(size > 15_000, "screenshot of \(size) bytes")
         let read = try CLI.run(["ocr", "--format", "text", "--raw", png])
         #expect(read.status == 0 && read.stdout.contains("Summary") && read.stdout.contains("Items by kind"), "\(read.stdout)")
+
+        // Phone width and accessibility, measured in Chromium's layout: a copy of the page with the
+        // audit script (Tests/Fixtures/report/audit.js) in a 390 px iframe (headless windows are
+        // at least 500 px wide), which posts its findings to the parent page.
+        let audit = try Self.audit(html: html, in: dir, profile: profile)
+        #expect(audit.int("innerWidth") == 390, "the page was laid out \(audit.int("innerWidth") ?? -1) px wide")
+        #expect(audit.int("scrollWidth") == 390, "horizontal scrolling at phone width: \(audit.list("wide"))")
+        #expect(audit.list("wide").isEmpty, "elements wider than a phone: \(audit.list("wide"))")
+        #expect(audit.list("lowContrast").isEmpty, "text under WCAG AA contrast: \(audit.list("lowContrast"))")
+        #expect((audit.double("minContrast") ?? 0) >= 4.5 && (audit.int("textElements") ?? 0) > 50, "\(audit.values)")
+        #expect(audit.int("unparsedColours") == nil, "colours the audit could not read: \(audit.values)")
+        #expect(audit.list("unlabelled").isEmpty, "controls or pictures without an accessible name: \(audit.list("unlabelled"))")
+        #expect(audit.list("unfocusable").isEmpty && audit.int("positiveTabindex") == 0, "keyboard order: \(audit.values)")
+        #expect(audit.bool("filterFocused") == true, "the filter does not take the keyboard focus")
+    }
+
+    /// What the audit script measured on `html` at 390 px (see Tests/Fixtures/report/audit.js).
+    struct Audit {
+        let values: [String: Any]
+        func int(_ key: String) -> Int? { (values[key] as? NSNumber)?.intValue }
+        func double(_ key: String) -> Double? { (values[key] as? NSNumber)?.doubleValue }
+        func bool(_ key: String) -> Bool? { values[key] as? Bool ?? (values[key] as? NSNumber)?.boolValue }
+        func list(_ key: String) -> [String] { values[key] as? [String] ?? ["(missing: \(key))"] }
+    }
+
+    static func audit(html: String, in dir: URL, profile: URL) throws -> Audit {
+        let script = try String(contentsOf: CLI.repository.appendingPathComponent("Tests/Fixtures/report/audit.js"), encoding: .utf8)
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(page.contains("</body>"))
+        let audited = dir.appendingPathComponent("audited.html")
+        try page.replacingOccurrences(of: "</body>", with: "<script>\(script)</script></body>")
+            .write(to: audited, atomically: true, encoding: .utf8)
+        let phone = dir.appendingPathComponent("phone.html")
+        try """
+            <!doctype html><html lang="en"><title>phone</title><body style="margin:0">\
+            <iframe title="report" src="audited.html" style="width:390px;height:844px;border:0"></iframe>\
+            <script>addEventListener("message",function(e){document.body.setAttribute("data-audit",e.data);});</script></body></html>
+            """.write(to: phone, atomically: true, encoding: .utf8)
+        // Virtual time lets the iframe's message arrive before the DOM is dumped.
+        let dom = try chromium(["--virtual-time-budget=10000", "--dump-dom", "file://\(phone.path)"], profile: profile)
+        #expect(dom.status == 0, "\(dom.stderr.suffix(2000))")
+        guard let start = dom.stdout.range(of: "data-audit=\""),
+              let end = dom.stdout[start.upperBound...].firstIndex(of: "\""),
+              let data = Data(base64Encoded: String(dom.stdout[start.upperBound..<end])),
+              let values = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            Issue.record("no audit in the dumped page: \(dom.stdout.prefix(500))")
+            return Audit(values: [:])
+        }
+        return Audit(values: values)
     }
 
     /// Inputs that are not results: exit 10 for a missing file, 62 for another kind of JSON, each naming the file.
