@@ -43,6 +43,26 @@ import Testing
         return pages
     }
 
+    /// Each word of the PDF's text layer with its box's centre, in points from the page's top left
+    /// (`pdftotext -bbox`).
+    static func wordBoxes(_ pdf: String) throws -> [(text: String, x: Double, y: Double)] {
+        let r = try Tools.run(pdftotext!, ["-bbox", "-enc", "UTF-8", pdf, "-"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let entities = ["&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": "\"", "&apos;": "'", "&#39;": "'"]
+        return r.stdout.split(separator: "\n").compactMap { line -> (String, Double, Double)? in
+            guard let open = line.range(of: "<word "), let close = line.range(of: "</word>"),
+                  let tagEnd = line[open.upperBound...].firstIndex(of: ">") else { return nil }
+            func attribute(_ name: String) -> Double? {
+                guard let start = line.range(of: "\(name)=\"") else { return nil }
+                return Double(line[start.upperBound...].prefix { $0 != "\"" })
+            }
+            guard let x0 = attribute("xMin"), let y0 = attribute("yMin"), let x1 = attribute("xMax"), let y1 = attribute("yMax") else { return nil }
+            var text = String(line[line.index(after: tagEnd)..<close.lowerBound])
+            for (entity, character) in entities { text = text.replacingOccurrences(of: entity, with: character) }
+            return (text, (x0 + x1) / 2, (y0 + y1) / 2)
+        }
+    }
+
     static func json(_ stdout: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any])
     }
@@ -54,7 +74,7 @@ import Testing
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("page.pdf").path
-        let r = try CLI.run(["ocr", "TestDocuments/\(name)", "--pdf", out])
+        let r = try CLI.run(["ocr", "TestDocuments/\(name)", "--words", "--pdf", out])
         #expect(r.status == 0, "\(r.stderr)")
         let page = OCRRun.page(try Self.json(r.stdout))
         let text = try Self.pagesText(out)
@@ -64,6 +84,22 @@ import Testing
         let info = try Self.info(out)
         let preprocessing = page["preprocessing"] as! [String: Any]
         let resolution = Double(preprocessing["resolution"] as! Int)
+        // Selecting or finding a word highlights it where it is printed: each sure word's box in the
+        // PDF's text layer (pdftotext -bbox, points) sits on its box in the image read.
+        let placed = try Self.wordBoxes(out)
+        var checked = 0, misplaced: [String] = []
+        for word in page["words"] as! [[String: Any]] {
+            let text = word["text"] as! String, box = word["box"] as! [String: Int]
+            guard (word["confidence"] as! Double) >= 80, text.count >= 3 else { continue }
+            let s = 72 / resolution
+            let x = (Double(box["x"]!) + Double(box["width"]!) / 2) * s, y = (Double(box["y"]!) + Double(box["height"]!) / 2) * s
+            let w = Double(box["width"]!) * s, h = Double(box["height"]!) * s
+            checked += 1
+            let near = placed.filter { $0.text == text }.contains { abs($0.x - x) <= max(3, w / 4) && abs($0.y - y) <= h / 2 }
+            if !near { misplaced.append(text) }
+        }
+        #expect(checked >= 10 && Double(misplaced.count) <= 0.05 * Double(checked),
+                "\(misplaced.count) of \(checked) words not where the image has them: \(misplaced.prefix(10))")
         // The page is the scan's size: pixels read / resolution they were read at, in points.
         #expect(info.pages == 1)
         #expect(abs(info.width - Double(page["width"] as! Int) / resolution * 72) < 1.5, "\(info)")
