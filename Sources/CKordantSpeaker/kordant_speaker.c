@@ -68,9 +68,9 @@ void kordant_lstm_cell(const float *gates, const float *bias, float *cell, float
     lstm_cell_generic(gates, bias, cell, out, partials, hidden);
 }
 
-// The recurrent product for a few rows against weights packed once: R ≤ 4 rows × 16 columns per
-// block (up to 8 accumulators); the weights stream in order, each read once per block of rows, so
-// 1–3 rows (short clips) do not stream the whole matrix once per row.
+// The recurrent product for a block of 4 rows against weights packed once: 4 rows × 16 columns
+// per block (8 accumulators, enough chains to keep the FMA units busy); the weights stream in
+// order, each read once per block of rows. Blocks of 1–3 rows use recurrent_rows_split below.
 #if defined(__x86_64__)
 __attribute__((target("avx2,fma"), always_inline)) static inline void recurrent_rows(float *gates, const float *h,
                                                                                      const float *wt, int rows, int hidden,
