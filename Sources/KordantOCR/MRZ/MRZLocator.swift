@@ -135,7 +135,44 @@ enum MRZLocator {
                 }
             }
         }
+        if bands.isEmpty { bands = thirdLines(merged) }
         return bands
+    }
+
+    /// Two lines of a TD1 zone chained and the third not (a pale photocopy breaks its glyphs
+    /// apart under the local threshold): the third is tried one line spacing beyond either line,
+    /// or between two found two spacings apart. The reader keeps it only if it reads as OCR-B.
+    static func thirdLines(_ chains: [Chain]) -> [MRZGeometry] {
+        // A texture behind the document makes thousands of such chains: the longest few suffice.
+        let short = Array(chains.filter { (24...33).contains($0.cells) }.sorted { $0.points.count > $1.points.count }.prefix(60))
+        var bands: [MRZGeometry] = []
+        for (i, a) in short.enumerated() {
+            for raw in short[(i + 1)...] {
+                let b = raw.aligned(a.ux, a.uy)
+                guard a.ux * b.ux + a.uy * b.uy > cos(5 * Double.pi / 180), abs(b.pitch / a.pitch - 1) < 0.2 else { continue }
+                let nx = -a.uy, ny = a.ux
+                let p0 = a.points[0], mid = b.points[b.points.count / 2]
+                let off = (mid.x - p0.x) * nx + (mid.y - p0.y) * ny
+                let gap = abs(off) / a.pitch
+                guard gap >= 1.0, gap <= 7.2 else { continue }
+                // Left-aligned lines overlap along their length.
+                let along = { (p: Point) in ((p.x - p0.x) * a.ux + (p.y - p0.y) * a.uy) / a.pitch }
+                let ta = a.points.map(along), tb = b.points.map(along)
+                guard min(ta.max()!, tb.max()!) - max(ta.min()!, tb.min()!) >= 0.5 * Double(min(a.cells, b.cells)) else { continue }
+                func shifted(_ c: Chain, _ d: Double) -> Chain {
+                    Chain(points: c.points.map { Point(x: $0.x + nx * d, y: $0.y + ny * d, k: $0.k) }, pitch: c.pitch, ux: c.ux, uy: c.uy)
+                }
+                var guesses: [Chain] = []
+                if gap <= 3.6 { guesses += [shifted(off > 0 ? a : b, -abs(off)), shifted(off > 0 ? b : a, abs(off))] }
+                if gap >= 2.0 { guesses.append(shifted(a, off / 2)) }
+                for guess in guesses {
+                    guard var g = geometry([a, b, guess]) else { continue }
+                    g.evidence = a.points.count + b.points.count
+                    bands.append(g)
+                }
+            }
+        }
+        return bands.sorted { $0.evidence > $1.evidence }
     }
 
     // MARK: chains of evenly spaced glyphs

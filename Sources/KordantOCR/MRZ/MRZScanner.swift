@@ -17,8 +17,10 @@ public struct MRZScanOptions: Sendable {
     /// prefers it over the next by this log-score margin (e⁴ ≈ 55 to 1); a repaired zone is
     /// never valid either way.
     public var repairMargin = 4.0
-    /// Mean template distance above which a band is not taken for an MRZ at all.
-    public var maxMeanDistance = 0.2
+    /// Mean template distance above which a band is not taken for an MRZ at all. Dev split: MRZ
+    /// bands 0.01–0.23 (the top end blurred phone photos), OCR-B-free negatives from 0.25 up; an
+    /// OCR-B negative under it is turned away by the structure checks after decoding.
+    public var maxMeanDistance = 0.24
     /// Weigh look-alikes against the document's own sure glyphs (``MRZAdaptation``).
     public var adaptation = true
     /// Temperature of that evidence (distance to a document prototype per nat).
