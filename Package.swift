@@ -114,11 +114,11 @@ let package = Package(
             dependencies: ["KordantAudio", "CSndfile", "KordantTestSupport"]),
         .testTarget(
             name: "KordantVoiceTests",
-            dependencies: ["KordantVoice", "KordantAudio", "CKordantSpeaker"]),
+            dependencies: ["KordantVoice", "KordantAudio", "CKordantSpeaker", "KordantTestSupport"]),
         .testTarget(
             name: "KordantOCRTests",
             dependencies: ["KordantOCR", "KordantTestSupport"]),
-        // Shared by the test targets that run the built binary.
+        // Shared by the test targets: the built binary, PDF/RIFF builders, a scratch directory.
         .target(name: "KordantTestSupport", path: "Tests/KordantTestSupport"),
         .testTarget(
             name: "KordantCLITests",

@@ -2,6 +2,7 @@ import CSndfile
 import Foundation
 import KordantAudio
 import Testing
+import KordantTestSupport
 
 @Suite struct MalformedInputTests {
     /// Every malformed file in TestAudio gives its own specific error, naming the file.
@@ -40,7 +41,7 @@ import Testing
             0x00, 0x00, 0x00, 0x12, 0x01, 0x83, 0x00, 0x99, 0x00, 0x01, 0x00, 0x10, 0xC2, 0x0D, 0xAC, 0x44,
             0x00, 0x00, 0x2C, 0x00, 0x00, 0x00, 0x53, 0x53, 0x4E, 0x44, 0x00, 0x46, 0x4F, 0x4D, 0xFF,
         ]
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("kordant-rate-\(UUID().uuidString).aiff").path
+        let path = TestScratch.directory.appendingPathComponent("kordant-rate-\(UUID().uuidString).aiff").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         do {
@@ -55,7 +56,7 @@ import Testing
     /// Found by FuzzWAV: a tiny file declaring 4 Hz would have become 1.6 GB at 16 kHz; below
     /// 1000 Hz nothing is resampled, and the file's own rate is still readable.
     @Test func absurdlyLowRatesAreNotResampled() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("kordant-4hz-\(UUID().uuidString).wav").path
+        let path = TestScratch.directory.appendingPathComponent("kordant-4hz-\(UUID().uuidString).wav").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         var info = SF_INFO(frames: 0, samplerate: 4, channels: 1, format: Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16), sections: 0, seekable: 0)
         let handle = try #require(sf_open(path, Int32(SFM_WRITE), &info))

@@ -1,6 +1,7 @@
 import CSndfile
 import Foundation
 import KordantAudio
+import KordantTestSupport
 
 /// TestAudio/manifest.json, written by scripts/make-test-audio with the known properties of
 /// every file.
@@ -65,7 +66,7 @@ func agreementDB(_ x: [Float], _ ref: [Double]) -> Double {
 }
 
 func temporaryPath(_ name: String) -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kordant-tests-\(getpid())")
+    let dir = TestScratch.directory.appendingPathComponent("kordant-tests-\(getpid())")
     try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     return dir.appendingPathComponent(name).path
 }

@@ -38,7 +38,7 @@ enum CLI {
     }
 
     static func temporary(_ name: String) -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kordant-cli-\(getpid())")
+        let dir = TestScratch.directory.appendingPathComponent("kordant-cli-\(getpid())")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir.appendingPathComponent(name).path
     }

@@ -215,7 +215,7 @@ enum OCRRun {
     /// PDFs: a page's own text layer or OCR of the rendered page, page selection, and refusals
     /// with their exit codes.
     @Test func pdfPages() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kordant-cli-pdf-\(getpid())")
+        let dir = TestScratch.directory.appendingPathComponent("kordant-cli-pdf-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("two.pdf").path

@@ -46,7 +46,7 @@ import Testing
 
     @Test(.enabled(if: chromium != nil, "chromium not installed (Debian chromium; scripts/setup installs it): the review page is not rendered"))
     func reviewPageInChromium() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kordant-report-\(getpid())")
+        let dir = TestScratch.directory.appendingPathComponent("kordant-report-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let results = try Self.makeResults(in: dir)

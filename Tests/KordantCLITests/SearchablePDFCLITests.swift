@@ -8,7 +8,7 @@ import Testing
     static let pdftotext = Tools.find("pdftotext"), pdfinfo = Tools.find("pdfinfo"), qpdf = Tools.find("qpdf")
 
     static func temporaryDirectory() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kordant-searchable-\(getpid())-\(UUID().uuidString.prefix(8))")
+        let dir = TestScratch.directory.appendingPathComponent("kordant-searchable-\(getpid())-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }

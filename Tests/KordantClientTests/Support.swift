@@ -14,7 +14,7 @@ enum Kordant {
 
     /// A fresh directory for one test.
     static func scratch(_ name: String) -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kordant-client-\(getpid())-\(name)-\(UUID().uuidString.prefix(8))")
+        let dir = TestScratch.directory.appendingPathComponent("kordant-client-\(getpid())-\(name)-\(UUID().uuidString.prefix(8))")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }

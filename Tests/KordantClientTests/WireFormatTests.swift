@@ -18,6 +18,7 @@ func raw(_ method: NIOHTTP1.HTTPMethod, _ url: String, headers: [(String, String
 }
 
 import NIOHTTP1
+import KordantTestSupport
 
 @Suite struct WireFormatTests {
     let server: DevServer
@@ -170,12 +171,12 @@ import NIOHTTP1
     @Test func fileDigestsStreamInBlocks() throws {
         // Three and a bit 64 KiB blocks, so the streaming reader crosses block edges and ends on a short read.
         let bytes = Data((0..<(3 * 65_536 + 1_234)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) })
-        let path = NSTemporaryDirectory() + "kordant-digest-\(UUID().uuidString).bin"
+        let path = TestScratch.directory.path + "/kordant-digest-\(UUID().uuidString).bin"
         try bytes.write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(Digest.sha256Hex(fileAt: path) == Digest.sha256Hex(bytes))
         #expect(Digest.sha256Hex(fileAt: path + ".missing") == nil)
-        #expect(Digest.sha256Hex(fileAt: NSTemporaryDirectory()) == nil)   // a folder reads as EISDIR
+        #expect(Digest.sha256Hex(fileAt: TestScratch.directory.path) == nil)   // a folder reads as EISDIR
     }
 
     @Test func errorCodeTable() {

@@ -2,6 +2,7 @@
 import Foundation
 @testable import KordantOCR
 import Testing
+import KordantTestSupport
 
 /// Image loading through Leptonica (no Tesseract involved).
 @Suite struct ImageLoadingTests {
@@ -12,7 +13,7 @@ import Testing
     @Test(arguments: [("bmp", IFF_BMP), ("pnm", IFF_PNM), ("webp", IFF_WEBP), ("tif", IFF_TIFF_G4), ("jpg", IFF_JFIF_JPEG)])
     func formats(ext: String, format: Int) throws {
         let page = try ImageLoader.load(path: Self.root + "/TestDocuments/optout_form.lowres.png")[0]
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("page-\(getpid()).\(ext)").path
+        let path = TestScratch.directory.appendingPathComponent("page-\(getpid()).\(ext)").path
         let source = format == IFF_TIFF_G4 ? try LeptImage.make(pixConvertTo1(page.pix, 128), "binarise") : page
         #expect(pixWrite(path, source.pix, Int32(format)) == 0)
         let loaded = try ImageLoader.load(path: path)
@@ -44,7 +45,7 @@ import Testing
     @Test func absurdPNGDimensionsAreTooLarge() throws {
         var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
         bytes += [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 8, 0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0] + Array("IEND".utf8) + [0, 0, 0, 0]
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("absurd-\(getpid()).png").path
+        let path = TestScratch.directory.appendingPathComponent("absurd-\(getpid()).png").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(throws: OCRError.self) { try ImageLoader.load(path: path) }
@@ -98,7 +99,7 @@ import Testing
             ("gray.jpg", gray, IFF_JFIF_JPEG, true), ("binary.png", binary, IFF_PNG, false), ("palette.png", palette, IFF_PNG, false),
         ]
         for (name, image, format, exact) in cases {
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("quiet-\(getpid())-\(name)").path
+            let path = TestScratch.directory.appendingPathComponent("quiet-\(getpid())-\(name)").path
             #expect(pixWrite(path, image.pix, Int32(format)) == 0)
             defer { try? FileManager.default.removeItem(atPath: path) }
             let ours = try ImageLoader.load(path: path)[0]
@@ -129,7 +130,7 @@ import Testing
         for trial in 0..<30 {
             var bytes = [UInt8](original.prefix(trial % 3 == 0 ? original.count / 2 : original.count))
             for _ in 0..<6 { bytes[Int(next() % UInt64(min(bytes.count, 4096)))] ^= UInt8(truncatingIfNeeded: next() | 1) }
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("corrupt-\(getpid())-\(trial)-\(file)").path
+            let path = TestScratch.directory.appendingPathComponent("corrupt-\(getpid())-\(trial)-\(file)").path
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             do { _ = try ImageLoader.load(path: path) } catch {}
             try? FileManager.default.removeItem(atPath: path)
@@ -144,7 +145,7 @@ import Testing
 
     /// Runs `body` with file descriptor 2 pointed at a file; returns what was written to it.
     static func stderr(during body: () throws -> Void) rethrows -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("stderr-\(getpid())-\(UUID().uuidString)").path
+        let path = TestScratch.directory.appendingPathComponent("stderr-\(getpid())-\(UUID().uuidString)").path
         let saved = dup(2), fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         dup2(fd, 2)
         defer {
@@ -168,7 +169,7 @@ import Testing
     /// Files with JPEG's magic (FF D8) that are not JPEGs the quiet reader takes: refused by it,
     /// never handed to Leptonica's printing reader (FuzzImage: "JPEG datastream contains no image").
     @Test func jpegMagicNeverReachesLeptonica() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("magic-\(getpid()).jpg").path
+        let path = TestScratch.directory.appendingPathComponent("magic-\(getpid()).jpg").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         for bytes: [UInt8] in [[0xFF, 0xD8, 0xFE, 0x00, 0x10] + Array(repeating: 0x41, count: 64), [0xFF, 0xD8, 0xFF, 0xD9], [0xFF, 0xD8]] {
             try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -183,7 +184,7 @@ import Testing
 
     @Test func cutFileIsRefusedWithoutPrinting() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: Self.file))
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cmyk-cut-\(getpid()).jpg").path
+        let path = TestScratch.directory.appendingPathComponent("cmyk-cut-\(getpid()).jpg").path
         try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         var error: OCRError?

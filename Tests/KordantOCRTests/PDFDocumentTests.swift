@@ -8,7 +8,7 @@ import Testing
 @Suite struct PDFDocumentTests {
     typealias Page = PDFBuilder.Page
     static func write(_ data: Data, _ name: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("kordant-pdf-\(getpid())-\(name)").path
+        let path = TestScratch.directory.appendingPathComponent("kordant-pdf-\(getpid())-\(name)").path
         try data.write(to: URL(fileURLWithPath: path))
         return path
     }

@@ -1,6 +1,7 @@
 import Foundation
 import KordantVoice
 import Testing
+import KordantTestSupport
 
 @Suite struct DeltaTests {
     static func matrix(_ file: String) -> FeatureMatrix {
@@ -61,7 +62,7 @@ import Testing
     /// Our .npy writer and the fixtures' reader (the format numpy.save wrote) agree.
     @Test func npyRoundTrips() throws {
         let m = FeatureMatrix(frames: 3, coefficients: 2, values: [1, -2.5, 3e-8, 4, .pi, -0])
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("m-\(getpid()).npy").path
+        let path = TestScratch.directory.appendingPathComponent("m-\(getpid()).npy").path
         try m.npy().write(to: URL(fileURLWithPath: path))
         let dir = URL(fileURLWithPath: path).deletingLastPathComponent().path
         let relative = String(repeating: "../", count: Fixtures.mfccDirectory.split(separator: "/").count) + String(dir.dropFirst()) + "/" + URL(fileURLWithPath: path).lastPathComponent

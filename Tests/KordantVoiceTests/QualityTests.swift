@@ -2,6 +2,7 @@ import Foundation
 import KordantAudio
 import KordantVoice
 import Testing
+import KordantTestSupport
 
 @Suite struct QualityTests {
     /// Every TestAudio file with a known quality verdict gets it (and the expected reason).
@@ -53,7 +54,7 @@ import Testing
     @Test func shortFullScaleRunIsClipping() throws {
         var x = (0..<96_000).map { Float(sin(Double($0) / 7)) * 0.3 }
         for i in 50_000..<50_003 { x[i] = 1 }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fullscale-\(getpid()).wav").path
+        let path = TestScratch.directory.appendingPathComponent("fullscale-\(getpid()).wav").path
         let w = try WAVWriter(path: path)
         try x.withUnsafeBufferPointer { try w.write($0) }
         try w.close()

@@ -2,6 +2,7 @@ import Foundation
 import KordantAudio
 import KordantVoice
 import Testing
+import KordantTestSupport
 
 /// Quality on what real recordings bring: hum and DC offset below the voice, noise that masks it,
 /// few pauses, and the real speech set when it is present.
@@ -10,7 +11,7 @@ import Testing
     static let speech = Fixtures.audio("speech_us_male.wav")
 
     static func write(_ name: String, _ x: [Float]) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("kordant-quality-\(getpid())-\(name).wav").path
+        let path = TestScratch.directory.appendingPathComponent("kordant-quality-\(getpid())-\(name).wav").path
         let w = try WAVWriter(path: path)
         try x.withUnsafeBufferPointer { try w.write($0) }
         try w.close()

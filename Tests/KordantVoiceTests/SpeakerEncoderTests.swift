@@ -3,6 +3,7 @@ import Foundation
 import KordantAudio
 @testable import KordantVoice
 import Testing
+import KordantTestSupport
 
 /// Tests/Fixtures/speaker/embeddings.json: Resemblyzer 0.1.4 on torch CPU (scripts/make-speaker-fixtures).
 struct SpeakerFixture: Decodable, Sendable, CustomStringConvertible {
@@ -139,7 +140,7 @@ enum SharedEncoder {
 
     /// Missing and corrupt weights: one clear error naming the file and the fix.
     @Test func badWeightsFilesAreNamed() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kordant-weights-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let dir = TestScratch.directory.appendingPathComponent("kordant-weights-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let missing = dir.appendingPathComponent("none.bin").path

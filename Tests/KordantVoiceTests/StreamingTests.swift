@@ -2,6 +2,7 @@ import Foundation
 import KordantAudio
 @testable import KordantVoice
 import Testing
+import KordantTestSupport
 
 /// The streaming paths (block by block, as the commands run) give what the whole-signal paths give,
 /// exactly, whatever the block sizes.
@@ -112,7 +113,7 @@ import Testing
         m.values[0] = 2      // a whole number: JSON writes "2", CSV "2.0"
         m.values[1] = -0.0
         m.values[2] = 1e-7
-        let dir = FileManager.default.temporaryDirectory.path
+        let dir = TestScratch.directory.path
         func written(_ name: String, _ body: (ByteSink) throws -> Void) throws -> Data {
             let path = "\(dir)/stream-\(getpid())-\(name)"
             let sink = try ByteSink(path: path, bufferSize: 4096)   // small, so the buffer is flushed many times
@@ -132,13 +133,13 @@ import Testing
 
     /// A sink dropped without a commit leaves nothing behind.
     @Test func abandonedSinkLeavesNoFile() throws {
-        let path = FileManager.default.temporaryDirectory.path + "/abandoned-\(getpid()).npy"
+        let path = TestScratch.directory.path + "/abandoned-\(getpid()).npy"
         do {
             let sink = try ByteSink(path: path)
             try sink.write("partial")
             try sink.flush()
         }
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: TestScratch.directory.path)
             .filter { $0.contains("abandoned-\(getpid())") }
         #expect(leftovers.isEmpty)
         #expect(throws: AudioError.self) { try ByteSink(path: "/nonexistent/dir/x.npy") }

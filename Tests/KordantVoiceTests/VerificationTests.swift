@@ -2,6 +2,7 @@ import Foundation
 import KordantAudio
 import KordantVoice
 import Testing
+import KordantTestSupport
 
 /// Verification against a real enrollment of TestAudio's US male voice, with the real encoder.
 @Suite(.enabled(if: SharedEncoder.available, SharedEncoder.skipReason)) struct VerificationTests {
@@ -13,7 +14,7 @@ import Testing
     }()
 
     static func temporary(_ name: String, _ samples: [Float]) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("kordant-verify-\(getpid())-\(name)").path
+        let path = TestScratch.directory.appendingPathComponent("kordant-verify-\(getpid())-\(name)").path
         let writer = try WAVWriter(path: path, sampleRate: 16_000, encoding: .pcm16)
         try samples.withUnsafeBufferPointer { try writer.write($0) }
         try writer.close()
