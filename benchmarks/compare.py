@@ -140,9 +140,7 @@ def ocr():
     truth = {e["file"]: " ".join(" ".join(json.load(open(os.path.join(root, "TestDocuments", e["document"] + ".truth.json")))["lines"]).split())
              for e in pages}
     env = dict(os.environ, OMP_THREAD_LIMIT="1")
-    subprocess.run(["swift", "build", "-c", "release", "--product", "kordant"], cwd=root, check=True, capture_output=True)
-    kordant = os.path.join(subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=root, check=True,
-                                          capture_output=True, text=True).stdout.strip(), "kordant")
+    kordant = release_kordant()
 
     def lev(a, b):
         prev = list(range(len(b) + 1))
@@ -228,19 +226,33 @@ def ocr():
 
 
 def release_kordant():
+    """The release binary: $KORDANT_ENGINE when set (a binary built elsewhere, e.g. another
+    scratch path or an older commit), else this package's, built here."""
     root = os.path.join(HERE, "..")
+    if os.environ.get("KORDANT_ENGINE"):
+        # A binary outside the checkout does not find the checkout's encoder weights by itself.
+        weights = os.path.abspath(os.path.join(root, "models", "voice-encoder-ge2e.bin"))
+        if os.path.exists(weights):
+            os.environ.setdefault("KORDANT_VOICE_ENCODER", weights)
+        return os.path.abspath(os.environ["KORDANT_ENGINE"])
     subprocess.run(["swift", "build", "-c", "release", "--product", "kordant"], cwd=root, check=True, capture_output=True)
     return os.path.join(subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=root, check=True,
                                        capture_output=True, text=True).stdout.strip(), "kordant")
 
 
-def python_enroll_pipeline(path):
+_RESEMBLYZER = None
+
+
+def python_enroll_pipeline(path, embed=False):
     """The engine's batch enrollment step for one file, written the way a Python user would with
     librosa (which loads through soundfile and resamples with soxr): load as 16 kHz mono (soxr HQ),
     quality (peak, clipping, a 25 ms / 10 ms STFT for the 100–7000 Hz band level and spectral
     flatness, a local-minimum noise floor, energy + flatness speech decision, SNR), Kaldi-style MFCC
     (25 ms Povey-like window, pre-emphasis 0.97, 23 HTK mels from 20 Hz, 13 coefficients), and the
-    mean and standard deviation of the MFCCs over speech frames: the same steps as the engine's."""
+    mean and standard deviation of the MFCCs over speech frames: the same steps as the engine's.
+    With `embed`, also the speaker embedding the engine's enrollment now computes: Resemblyzer's
+    GE2E encoder on torch (CPU, one thread), loaded once per process."""
+    global _RESEMBLYZER
     import json
     import librosa
     from scipy.ndimage import minimum_filter1d, uniform_filter1d
@@ -278,9 +290,19 @@ def python_enroll_pipeline(path):
                              win_length=400, window=window, center=False, n_mels=23, htk=True, fmin=20, lifter=22)
     frames = min(m.shape[1], len(speech))
     sel = m[:, :frames][:, speech[:frames]]
-    return json.dumps({"file": path, "duration_s": len(y) / 16000, "peak_db": 20 * np.log10(peak + 1e-12), "clipped": clipped,
-                       "speech_s": float(speech.sum()) / 100, "snr_db": snr,
-                       "mean": sel.mean(axis=1).tolist() if sel.size else [], "std": sel.std(axis=1).tolist() if sel.size else []})
+    result = {"file": path, "duration_s": len(y) / 16000, "peak_db": 20 * np.log10(peak + 1e-12), "clipped": clipped,
+              "speech_s": float(speech.sum()) / 100, "snr_db": snr,
+              "mean": sel.mean(axis=1).tolist() if sel.size else [], "std": sel.std(axis=1).tolist() if sel.size else []}
+    if embed:
+        from resemblyzer import VoiceEncoder, preprocess_wav
+        if _RESEMBLYZER is None:
+            import torch
+            torch.set_num_threads(1)
+            _RESEMBLYZER = VoiceEncoder("cpu", verbose=False)
+        wav = preprocess_wav(y, source_sr=16000)
+        if wav.size >= 1600:
+            result["embedding"] = _RESEMBLYZER.embed_utterance(wav).tolist()
+    return json.dumps(result)
 
 
 def speed_table(unit, count, rows):
@@ -538,13 +560,25 @@ def commands():
     # Exit 60: some items failed (TestAudio's malformed and too-short files): their lines are results.
     engine = {j: best([kordant, "batch", "enroll", manifest, "--out", enroll_out, "--jobs", str(j), "--quiet"], 5, ok=(0, 60))
               for j in (1, 2)}
-    [python_enroll_pipeline(c) for c in clips[:60]]   # imports and caches outside the measured run
+    # A fast run of failures is no result: count what the last run enrolled.
+    results = [json.loads(line) for line in open(enroll_out) if line.strip()]
+    enrolled = sum(1 for r in results if "error" not in r)
+    if enrolled < len(clips) * 3 // 4:
+        sys.exit(f"compare: batch enroll enrolled only {enrolled} of {len(clips)} clips; first error: "
+                 f"{next((r['error'] for r in results if 'error' in r), None)}")
+    [python_enroll_pipeline(c, embed=True) for c in clips[:60]]   # imports, model and caches outside the measured run
     t = time.perf_counter()
     [python_enroll_pipeline(c) for c in clips]
     py1 = time.perf_counter() - t
-    print(f"\nbatch enroll, {len(clips)} clips (TestAudio × 8), each a one-sample enrollment\n")
+    t = time.perf_counter()
+    [python_enroll_pipeline(c, embed=True) for c in clips]
+    py_embed = time.perf_counter() - t
+    print(f"\nbatch enroll, {len(clips)} clips (TestAudio × 8), each a one-sample enrollment ({enrolled} enrolled, "
+          f"{len(clips) - enrolled} of TestAudio's malformed or too-short files failed as they should)\n")
     speed_table("items/s", len(clips), [("kordant batch enroll --jobs 2", engine[2]), ("kordant batch enroll --jobs 1", engine[1]),
-                                        ("Python librosa (soundfile + soxr) pipeline, 1 process", py1)])
+                                        ("Python librosa (soundfile + soxr) pipeline, 1 process", py1),
+                                        ("the same + Resemblyzer embedding (torch, 1 thread): what the engine computes, 1 process",
+                                         py_embed)])
     print(f"\njobs 2 vs jobs 1: **{engine[1] / engine[2]:.2f}×**")
 
 

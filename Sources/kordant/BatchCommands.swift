@@ -126,27 +126,33 @@ func errorObject(_ error: any Error, fallbackFile: String?) -> (JSONValue, Strin
 struct BatchEnroll: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "enroll",
-        abstract: "Enroll many users: convert, quality-check and MFCC every sample, one result line per enrollment.",
+        abstract: "Enroll many users: convert, quality-check, MFCC and embed every sample, one result line per enrollment.",
         discussion: """
             A folder: each audio file in it is an enrollment of one sample; each subfolder is one \
             enrollment of the files under it. A manifest: {"path", "group", "label"} per line; lines \
             with one group form one enrollment. Exit 0 when every item was processed (a failed \
             quality verdict is a result, not a failure), 60 when an item could not be read (in this \
-            run or, with --resume, an earlier one).
+            run or, with --resume, an earlier one), 40 when the speaker encoder's weights are \
+            missing or corrupt (nothing is processed).
             """)
     @OptionGroup var batch: BatchOptions
     @OptionGroup var thresholds: PolicyOptions
     @OptionGroup var submission: SubmitOptions
     @OptionGroup var common: CommonOptions
+    @Option(name: .long, help: "The speaker encoder's weights (default: $KORDANT_VOICE_ENCODER or models/voice-encoder-ge2e.bin).")
+    var weights: String?
 
     func run() async throws {
         let policy = thresholds.policy
         let submit = submission.submit
+        // Loaded once, before any item: missing or corrupt weights are one error (exit 40), not a
+        // failed line per enrollment. The weights are read-only and shared by the workers.
+        let encoder = loadSpeakerEncoder(weights: weights, json: common.json)
         try await runBatch("batch enroll", options: batch, submission: submission, common: common,
                            items: { try BatchInput.enrollments(from: batch.input) }) { runner, items, progress in
             try runner.run(
                 items,
-                makeWorker: { try Enroller() },
+                makeWorker: { try Enroller(encoder: encoder) },
                 process: { enroller, item in
                     var fields: [(String, JSONValue)] = [("group", .string(item.id)), ("files", .array(item.paths.map(JSONValue.string)))]
                     if let label = item.label { fields.append(("label", .string(label))) }

@@ -43,6 +43,21 @@ import Testing
         #expect(r2.stderr.isEmpty, "no progress line outside a terminal: \(r2.stderr)")
     }
 
+    /// Missing encoder weights: one error naming the file and how to get it, exit 40, and no
+    /// result lines (not a failed line per enrollment).
+    @Test func missingWeightsAreOneErrorBeforeAnyItem() throws {
+        let manifest = try Self.enrollmentManifest("weights.jsonl")
+        let out = CLI.temporary("weights-out.jsonl")
+        let missing = CLI.temporary("no-such-encoder.bin")
+        var environment = ProcessInfo.processInfo.environment
+        environment["KORDANT_VOICE_ENCODER"] = missing
+        let r = try CLI.run(["batch", "enroll", manifest, "--out", out, "--jobs", "2"], environment: environment)
+        #expect(r.status == 40, "\(r.stderr)")
+        #expect(r.stderr.contains(missing) && r.stderr.contains("scripts/setup"), "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(Self.lines(out).filter { !$0.isEmpty }.isEmpty)
+    }
+
     @Test func killedBatchResumesWithoutRepeatingAnItem() throws {
         let folder = CLI.repository.appendingPathComponent("TestAudio").path
         let out = CLI.temporary("killed.jsonl")
