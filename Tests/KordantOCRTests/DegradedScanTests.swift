@@ -3,10 +3,10 @@ import Foundation
 @testable import KordantOCR
 import Testing
 
-/// Photocopy speckle: isolated dots far smaller than the letters, which Tesseract reads as
-/// punctuation between words. Real Leptonica and Tesseract on TestDocuments' deed sprinkled with
-/// dots here.
-@Suite struct DespeckleTests {
+/// Photocopy speckle (isolated dots far smaller than the letters, which Tesseract reads as
+/// punctuation between words) and fax-like bilevel pages. Real Leptonica and Tesseract on
+/// TestDocuments' pages degraded here.
+@Suite struct DegradedScanTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
 
@@ -60,6 +60,29 @@ import Testing
         #expect(withStep <= 0.01, "CER \(withStep): \(cleaned.text.prefix(300))")
         #expect(withStep < without, "CER \(withStep) against \(without) without the step")
         #expect(cleaned.text.contains("$385,000.00"), "\(cleaned.text.prefix(600))")
+    }
+
+    /// A fax-like page: the 150-DPI opt-out form at half its vertical resolution, stretched back
+    /// by repeating rows and cut to black and white (as a 1-bit image, and the same stored as grey,
+    /// as PNG readers expand it). It is smoothed before reading, and reads better than without.
+    @Test(arguments: [false, true]) func bilevelPagesAreSmoothed(storedAsGrey: Bool) throws {
+        let page = try ImageLoader.load(path: Self.root + "/TestDocuments/optout_form.lowres.png")[0]
+        let gray = LeptImage(try #require(pixConvertTo8(page.pix, 0)))
+        let half = LeptImage(try #require(pixScale(gray.pix, 1, 0.5)))
+        let rows = LeptImage(try #require(pixScaleBySampling(half.pix, 1, 2)))
+        var fax = LeptImage(try #require(pixConvertTo1(rows.pix, 150)))
+        if storedAsGrey { fax = LeptImage(try #require(pixConvert1To8(nil, fax.pix, 255, 0))) }
+        let (_, report) = try Preprocessor.run(fax, options: PreprocessOptions())
+        #expect(report.steps.contains("smooth"), "\(report.steps)")
+        struct Truth: Decodable { let lines: [String] }
+        let truth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: URL(fileURLWithPath: Self.root + "/TestDocuments/optout_form.truth.json")))
+            .lines.joined(separator: " ")
+        let worker = try OCRWorker(orientation: false)
+        var options = OCROptions()
+        let smoothed = Self.characterErrors(try worker.process(image: fax, options: options).text, truth)
+        options.preprocess.smoothBilevel = false
+        let jagged = Self.characterErrors(try worker.process(image: fax, options: options).text, truth)
+        #expect(smoothed < jagged, "CER \(smoothed) smoothed, \(jagged) without")
     }
 
     /// Pages without speckle are left alone (every TestDocuments page was measured so).
