@@ -71,12 +71,12 @@ enum Preprocessor {
         let sourceResolution = input.resolution >= 70 && input.resolution <= 1200 ? input.resolution : 300
         report.resolution = sourceResolution
         let anyStep = o.grayscale || o.deskew || o.normalizeBackground || o.rescale || o.binarize
-        let bilevel = image.depth == 1 || (image.depth == 8 && pixGetColormap(image.pix) == nil && isBilevel(image))
+        let bilevel = o.smoothBilevel && (image.depth == 1 || (image.depth == 8 && pixGetColormap(image.pix) == nil && isBilevel(image)))
         if anyStep, image.depth != 8 || pixGetColormap(image.pix) != nil {
             image = try LeptImage.make(pixConvertTo8(image.pix, 0), "grayscale conversion")
             report.steps.append("grayscale")
         }
-        if o.smoothBilevel && bilevel && image.depth == 8 {
+        if bilevel && image.depth == 8 {
             image = try smoothBilevel(image)
             report.steps.append("smooth")
         }
