@@ -271,3 +271,27 @@ struct WordPage {
         #expect(Double(exact) >= 0.8 * Double(truth.fields.count), "\(name): \(exact)/\(truth.fields.count) exact")
     }
 }
+
+/// E-mail and web addresses carry no check digit: what OCR makes of them goes to review, what is
+/// printed does not (real misreads of the generated corpus).
+@Suite struct AddressPlausibilityTests {
+    @Test(arguments: ["eleni53@example.com", "j.smith+optout@mail.example.org", "PRIVACY@SPOKEO.COM", "ana@correo.mx", "x@inbox.example.net"])
+    func printedEmailsPass(_ s: String) { #expect(FieldExtractor.plausibleEmail(s)) }
+
+    @Test(arguments: ["chiamakaS54@inbox.cxamplenet", "eleni79@inbox.example.netChee", "ravi@mail.example.con", "anna@example", "a@b@example.com"])
+    func misreadEmailsGoToReview(_ s: String) { #expect(!FieldExtractor.plausibleEmail(s)) }
+
+    @Test(arguments: ["https://www.spokeo.com/people/sven/34260", "www.mylife.com/profile/eleni-georgiou/33041", "http://peoplefinder.io"])
+    func printedURLsPass(_ s: String) { #expect(FieldExtractor.plausibleURL(s)) }
+
+    @Test(arguments: ["https://www.clustremaps.con/people/x/36209", "www.clustrmaps.cony", "https://www.MyLife.com/x"])
+    func misreadURLsGoToReview(_ s: String) { #expect(!FieldExtractor.plausibleURL(s)) }
+
+    /// Through the extractor: a misread address is reported, marked for review.
+    @Test func extractorMarksAMisreadEmail() {
+        let fields = FieldExtractor.review(["email": Field(value: .text("chiamakaS54@inbox.cxamplenet"), confidence: 95, box: nil)])
+        #expect(fields["email"]?.needsReview == true)
+        let right = FieldExtractor.review(["email": Field(value: .text("chiamaka54@inbox.example.net"), confidence: 95, box: nil)])
+        #expect(right["email"]?.needsReview == false)
+    }
+}

@@ -245,6 +245,11 @@ enum FieldExtractor {
         if let a = f["property_address"]?.value.string, let parts = splitAddress(a), !zip(parts.zip, agreesWith: parts.state) {
             f["property_address"]?.needsReview = true
         }
+        // An e-mail or web address has no check digit, and one misread letter makes another
+        // working-looking address: what OCR typically makes of them (`.con`, `.cxamplenet`,
+        // `netChee`, `chiamakaS54`) goes to review.
+        if let e = f["email"]?.value.string, !plausibleEmail(e) { f["email"]?.needsReview = true }
+        if let u = f["listing_url"]?.value.string, !plausibleURL(u) { f["listing_url"]?.needsReview = true }
         return f
     }
 

@@ -158,6 +158,42 @@ extension FieldExtractor {
         return matches(t, #"^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$"#) ? .text(t) : nil
     }
 
+    /// Top-level domains an address on a form plausibly ends in: the generic ones in wide use,
+    /// the reserved names of examples and documentation, and any two-letter country code.
+    static let genericTLDs: Set<String> = [
+        "com", "net", "org", "edu", "gov", "mil", "int", "info", "biz", "name", "pro", "mobi", "app", "dev", "io", "ai",
+        "xyz", "online", "site", "store", "shop", "tech", "email", "cloud", "page", "blog", "news", "live", "life", "world",
+        "example", "test", "invalid", "localhost",
+    ]
+
+    static func plausibleDomain(_ host: String) -> Bool {
+        let labels = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty }), let tld = labels.last else { return false }
+        // Printed addresses are one case: a capital after small letters is a misread (netChee).
+        let letters = host.filter(\.isLetter)
+        guard letters.allSatisfy(\.isLowercase) || letters.allSatisfy(\.isUppercase) else { return false }
+        let t = tld.lowercased()
+        return genericTLDs.contains(t) || (t.count == 2 && t.allSatisfy { $0.isLetter && $0.isASCII })
+    }
+
+    /// Whether an e-mail address looks as printed, not as misread: one case in each part, a
+    /// domain that ends in a known top-level domain.
+    static func plausibleEmail(_ s: String) -> Bool {
+        let parts = s.split(separator: "@")
+        guard parts.count == 2 else { return false }
+        let local = parts[0].filter(\.isLetter)
+        guard local.allSatisfy(\.isLowercase) || local.allSatisfy(\.isUppercase) else { return false }
+        return plausibleDomain(String(parts[1]))
+    }
+
+    /// Whether a web address's host looks as printed (see ``plausibleDomain(_:)``).
+    static func plausibleURL(_ s: String) -> Bool {
+        var rest = Substring(s)
+        if let r = rest.range(of: "://") { rest = rest[r.upperBound...] }
+        let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        return plausibleDomain(String(host))
+    }
+
     /// US phone numbers as printed ("(512) 555-0147", "512.555.0147"): ten digits, or eleven with a leading 1.
     static func phone(_ s: String) -> FieldValue? {
         let t = trimmed(s)
