@@ -272,9 +272,10 @@ struct WordPage {
     }
 }
 
-/// E-mail and web addresses carry no check digit: what OCR makes of them goes to review, what is
-/// printed does not (real misreads of the generated corpus).
-@Suite struct AddressPlausibilityTests {
+/// Checks across and within fields (`FieldExtractor.review`). E-mail and web addresses carry no
+/// check digit: what OCR makes of them goes to review, what is printed does not (the misreads are
+/// real ones from the generated corpus).
+@Suite struct FieldReviewTests {
     @Test(arguments: ["eleni53@example.com", "j.smith+optout@mail.example.org", "PRIVACY@SPOKEO.COM", "ana@correo.mx", "x@inbox.example.net"])
     func printedEmailsPass(_ s: String) { #expect(FieldExtractor.plausibleEmail(s)) }
 
@@ -286,6 +287,18 @@ struct WordPage {
 
     @Test(arguments: ["https://www.clustremaps.con/people/x/36209", "www.clustrmaps.cony", "https://www.MyLife.com/x"])
     func misreadURLsGoToReview(_ s: String) { #expect(!FieldExtractor.plausibleURL(s)) }
+
+    /// A request date read from the birth date's own words is dropped; the same date elsewhere
+    /// on the page is kept for review.
+    @Test func requestDateEqualToBirthDate() {
+        let box = BoundingBox(x: 10, y: 200, width: 180, height: 20)
+        let birth = Field(value: .text("1998-08-04"), confidence: 96, box: box)
+        let same = FieldExtractor.review(["date": birth, "date_of_birth": birth])
+        #expect(same["date"] == nil && same["date_of_birth"] == birth)
+        let elsewhere = Field(value: .text("1998-08-04"), confidence: 96, box: BoundingBox(x: 10, y: 900, width: 180, height: 20))
+        let other = FieldExtractor.review(["date": elsewhere, "date_of_birth": birth])
+        #expect(other["date"]?.needsReview == true && other["date_of_birth"]?.needsReview == false)
+    }
 
     /// Through the extractor: a misread address is reported, marked for review.
     @Test func extractorMarksAMisreadEmail() {
