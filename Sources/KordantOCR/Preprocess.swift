@@ -138,14 +138,21 @@ enum Preprocessor {
     /// Whether an 8-bit image holds two grey levels only (a bilevel page stored as grey, as PNG
     /// readers expand 1-bit images).
     static func isBilevel(_ image: LeptImage) -> Bool {
-        guard let gray = GrayImage(pix8: image.pix) else { return false }
-        var seen = [Bool](repeating: false, count: 256), levels = 0
-        for v in gray.pixels where !seen[Int(v)] {
-            seen[Int(v)] = true
-            levels += 1
-            if levels > 2 { return false }
+        // Read in place, no copy of the page; most pages show a third level within a few pixels.
+        let pix = image.pix
+        guard pixGetDepth(pix) == 8, let data = pixGetData(pix) else { return false }
+        let w = Int(pixGetWidth(pix)), h = Int(pixGetHeight(pix)), wpl = Int(pixGetWpl(pix))
+        var first = -1, second = -1
+        for y in 0..<h {
+            let row = UnsafeRawPointer(data + y * wpl).assumingMemoryBound(to: UInt8.self)
+            for x in 0..<w {
+                // Leptonica keeps 8-bit pixels big-endian within 32-bit words: pixel x is byte x ^ 3.
+                let v = Int(row[x ^ 3])
+                if v == first || v == second { continue }
+                if first < 0 { first = v } else if second < 0 { second = v } else { return false }
+            }
         }
-        return levels == 2
+        return second >= 0
     }
 
     /// A fax or a bilevel scan has jagged, broken strokes (a fax's rows are 98 to the inch), and
