@@ -1,6 +1,7 @@
 @preconcurrency import CTesseract
 import Foundation
 @testable import KordantOCR
+import KordantTestSupport
 import Testing
 
 /// Photocopy speckle (isolated dots far smaller than the letters, which Tesseract reads as
@@ -33,17 +34,6 @@ import Testing
         return try #require(image.leptImage())
     }
 
-    static func characterErrors(_ text: String, _ reference: String) -> Double {
-        let a = Array(text.split(whereSeparator: \.isWhitespace).joined(separator: " ")), b = Array(reference)
-        var previous = Array(0...b.count)
-        for i in 1...max(1, a.count) where !a.isEmpty {
-            var row = [i] + [Int](repeating: 0, count: b.count)
-            for j in 1...b.count { row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)) }
-            previous = row
-        }
-        return Double(a.isEmpty ? b.count : previous[b.count]) / Double(b.count)
-    }
-
     /// Many dots: they are painted out, and the page reads as well as the clean one, decimal
     /// points and all; without the step the dots come back as stray punctuation.
     @Test func speckleIsRemovedAndTheTextReadsClean() throws {
@@ -56,7 +46,7 @@ import Testing
         options.preprocess.despeckle = false
         let raw = try worker.process(image: page, options: options)
         let truth = try Self.truth()
-        let (withStep, without) = (Self.characterErrors(cleaned.text, truth), Self.characterErrors(raw.text, truth))
+        let (withStep, without) = (Tools.cer(cleaned.text, truth), Tools.cer(raw.text, truth))
         #expect(withStep <= 0.01, "CER \(withStep): \(cleaned.text.prefix(300))")
         #expect(withStep < without, "CER \(withStep) against \(without) without the step")
         #expect(cleaned.text.contains("$385,000.00"), "\(cleaned.text.prefix(600))")
@@ -79,9 +69,9 @@ import Testing
             .lines.joined(separator: " ")
         let worker = try OCRWorker(orientation: false)
         var options = OCROptions()
-        let smoothed = Self.characterErrors(try worker.process(image: fax, options: options).text, truth)
+        let smoothed = Tools.cer(try worker.process(image: fax, options: options).text, truth)
         options.preprocess.smoothBilevel = false
-        let jagged = Self.characterErrors(try worker.process(image: fax, options: options).text, truth)
+        let jagged = Tools.cer(try worker.process(image: fax, options: options).text, truth)
         #expect(smoothed < jagged, "CER \(smoothed) smoothed, \(jagged) without")
     }
 
