@@ -44,6 +44,21 @@ def read(binary, image):
         return None
 
 
+def aligned(mrz, truth):
+    """The zone's cells when they line up with the truth (the truth's shape, at most MAX_WRONG
+    wrong characters), else None."""
+    if not mrz or not mrz.get("cells"):
+        return None
+    lines, grid = mrz["lines"], mrz["cells"]
+    if len(lines) != len(truth) or any(len(a) != len(b) for a, b in zip(lines, truth)):
+        return None
+    if len(grid) != len(truth) or any(len(g) != len(t) for g, t in zip(grid, truth)):
+        return None
+    if sum(x != y for a, b in zip(lines, truth) for x, y in zip(a, b)) > MAX_WRONG:
+        return None
+    return grid
+
+
 def main():
     binary, corpus, real, dest = sys.argv[1:5]
     todo = list(pages(corpus, real))
@@ -51,14 +66,8 @@ def main():
     used = cells = 0
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         for (image, truth), mrz in zip(todo, pool.map(lambda p: read(binary, p[0]), todo)):
-            if not mrz or not mrz.get("cells"):
-                continue
-            lines, grid = mrz["lines"], mrz["cells"]
-            if len(lines) != len(truth) or any(len(a) != len(b) for a, b in zip(lines, truth)):
-                continue
-            if len(grid) != len(truth) or any(len(g) != len(t) for g, t in zip(grid, truth)):
-                continue
-            if sum(x != y for a, b in zip(lines, truth) for x, y in zip(a, b)) > MAX_WRONG:
+            grid = aligned(mrz, truth)
+            if grid is None:
                 continue
             used += 1
             for row, printed in zip(grid, truth):
@@ -88,4 +97,5 @@ def main():
     print(f"mrz_confusion: {used} of {len(todo)} pages, {cells} cells -> {dest}")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -81,6 +81,8 @@ struct OCRJSON {
         let templates: String
         /// Posterior of the character as read.
         let confidence: Double?
+        /// The rectified cell's ink (32 × 48 bytes, base64), what the learned reader sees.
+        let ink: String
     }
     struct Preprocessing: Encodable {
         let steps: [String]
@@ -156,7 +158,8 @@ struct OCRJSON {
                             lines.enumerated().map { l, line in
                                 line.enumerated().map { c, cell in
                                     CellJSON(tesseract: cell.tesseract.map(String.init), tesseract_confidence: cell.tesseractConfidence.map { $0.rounded() },
-                                             templates: cell.templates, confidence: m.characterConfidence.flatMap { l < $0.count && c < $0[l].count ? $0[l][c] : nil })
+                                             templates: cell.templates, confidence: m.characterConfidence.flatMap { l < $0.count && c < $0[l].count ? $0[l][c] : nil },
+                                             ink: Data(cell.ink).base64EncodedString())
                                 }
                             }
                         })
@@ -205,7 +208,7 @@ struct OCR: AsyncParsableCommand {
     var words = false
     @Flag(name: .long, help: "Time each step of each page (load, MRZ search, preprocessing, recognition, fields): in the JSON as \"timings\", on stderr for the other formats.")
     var timings = false
-    @Flag(name: .long, help: "Diagnostic: add what each reader saw in each MRZ cell (Tesseract's character and confidence, the OCR-B templates' best three) to the JSON as \"cells\" (scripts/make-mrz-confusion calibrates the reader from it).")
+    @Flag(name: .long, help: "Diagnostic: add what each reader saw in each MRZ cell (Tesseract's character and confidence, the OCR-B templates' best three, the rectified cell's ink) to the JSON as \"cells\" (scripts/make-mrz-confusion and make-mrz-cell-model calibrate and train the reader from it).")
     var mrzCells = false
     @Option(name: .customLong("pdf"), help: ArgumentHelp("Also write a searchable PDF (page images + invisible text) of the one input file.", valueName: "OUT.pdf"))
     var pdfOut: String?

@@ -101,24 +101,30 @@ public struct MRZ: Sendable, Equatable, Codable {
         public var tesseractConfidence: Double?
         /// The OCR-B templates' best three characters, best first (empty for a cell without ink).
         public var templates: String
+        /// The rectified cell as the learned reader sees it: ink fraction × 255, 32 × 48, row by
+        /// row (`scripts/make-mrz-cell-model` trains on it).
+        public var ink: [UInt8] = []
 
-        enum CodingKeys: String, CodingKey { case tesseract, tesseractConfidence, templates }
-        public init(tesseract: Character?, tesseractConfidence: Double?, templates: String) {
+        enum CodingKeys: String, CodingKey { case tesseract, tesseractConfidence, templates, ink }
+        public init(tesseract: Character?, tesseractConfidence: Double?, templates: String, ink: [UInt8] = []) {
             self.tesseract = tesseract
             self.tesseractConfidence = tesseractConfidence
             self.templates = templates
+            self.ink = ink
         }
         public init(from decoder: Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             tesseract = try c.decodeIfPresent(String.self, forKey: .tesseract)?.first
             tesseractConfidence = try c.decodeIfPresent(Double.self, forKey: .tesseractConfidence)
             templates = try c.decode(String.self, forKey: .templates)
+            ink = try c.decodeIfPresent(String.self, forKey: .ink).flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) } ?? []
         }
         public func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encodeIfPresent(tesseract.map(String.init), forKey: .tesseract)
             try c.encodeIfPresent(tesseractConfidence, forKey: .tesseractConfidence)
             try c.encode(templates, forKey: .templates)
+            if !ink.isEmpty { try c.encode(Data(ink).base64EncodedString(), forKey: .ink) }
         }
     }
 

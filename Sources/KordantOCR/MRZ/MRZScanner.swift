@@ -21,6 +21,9 @@ public struct MRZScanOptions: Sendable {
     /// bands 0.01–0.23 (the top end blurred phone photos), OCR-B-free negatives from 0.25 up; an
     /// OCR-B negative under it is turned away by the structure checks after decoding.
     public var maxMeanDistance = 0.24
+    /// Weight of the learned cell reader's log-probabilities (``MRZCellClassifier``) beside the
+    /// templates'; 0 leaves it out.
+    public var cellModelWeight = 2.0
     /// Weigh look-alikes against the document's own sure glyphs (``MRZAdaptation``).
     public var adaptation = true
     /// Temperature of that evidence (distance to a document prototype per nat).
@@ -42,7 +45,7 @@ enum MRZScanner {
     static let whitelist = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<"
 
     /// The zone in `image`, or nil when there is none (or nothing MRZ-like reads as one).
-    /// `clock` records the steps `mrz.locate`, `mrz.glyphs` and `mrz.tesseract` as they end.
+    /// `clock` records the steps `mrz.locate`, `mrz.glyphs`, `mrz.cells` and `mrz.tesseract` as they end.
     static func scan(_ image: LeptImage, tesseract: TesseractHandle?, options: MRZScanOptions = .init(),
                      clock: StepRecorder? = nil) -> MRZ? {
         let pix8: UnsafeMutablePointer<Pix>
@@ -118,6 +121,16 @@ enum MRZScanner {
         var evidence = best.cells.map { line in
             line.map { cell in cell.distances.map { $0.isFinite ? -$0 / options.glyphTemperature : -20 } }
         }
+        // The learned reader has seen photocopied, faxed and photographed OCR-B; the stock
+        // templates only the font.
+        if options.cellModelWeight > 0, let model = MRZCellClassifier.shared {
+            for (l, strip) in best.strips.enumerated() {
+                for (c, logP) in model.logProbabilities(strip).enumerated() where c < evidence[l].count {
+                    for k in 0..<MRZAlphabet.count { evidence[l][c][k] += options.cellModelWeight * logP[k] }
+                }
+            }
+            clock?.mark("mrz.cells")
+        }
         // Tesseract's own reading per cell, kept to cross-check the decision below.
         var tesseractReading: [Int: (Character, Double)] = [:]
         if let tesseract, let symbols = readWithTesseract(best.strips, tesseract) {
@@ -131,11 +144,13 @@ enum MRZScanner {
             }
         }
         let cellReadings: [[MRZ.CellReading]]? = !options.keepCellReadings ? nil : best.cells.enumerated().map { l, line in
-            line.enumerated().map { c, cell in
+            let ink = MRZCellFeatures.ink(best.strips[l]), per = MRZCellFeatures.width * MRZCellFeatures.height
+            return line.enumerated().map { c, cell in
                 let t = tesseractReading[l * 1000 + c]
                 let order = cell.distances.indices.filter { cell.distances[$0].isFinite }.sorted { cell.distances[$0] < cell.distances[$1] }
                 return MRZ.CellReading(tesseract: t?.0, tesseractConfidence: t?.1,
-                                       templates: String(order.prefix(3).map { MRZAlphabet.characters[$0] }))
+                                       templates: String(order.prefix(3).map { MRZAlphabet.characters[$0] }),
+                                       ink: ink[c * per..<(c + 1) * per].map { UInt8(($0 * 255).rounded()) })
             }
         }
         clock?.mark("mrz.tesseract")

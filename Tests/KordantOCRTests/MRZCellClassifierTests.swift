@@ -1,0 +1,62 @@
+import Foundation
+@testable import KordantOCR
+import Testing
+
+/// The learned MRZ cell reader (``MRZCellClassifier``) on TestDocuments' passports and ID cards,
+/// which come from another generator than the pages it was trained on, with real Tesseract and
+/// Leptonica locating and rectifying the zones.
+@Suite struct MRZCellClassifierTests {
+    @Test func committedModelLoads() throws {
+        let model = try #require(MRZCellClassifier.shared, "MRZCellModelWeights does not decode")
+        #expect(model.inputs == MRZCellFeatures.count)
+        #expect(model.w1.count == model.hidden * model.inputs && model.w2.count == MRZAlphabet.count * model.hidden)
+        #expect(model.w1.allSatisfy(\.isFinite) && model.w2.allSatisfy(\.isFinite))
+    }
+
+    /// Every rectified cell of the ten TestDocuments zones (clean, noisy JPEG, low resolution,
+    /// turned, skewed) read on its own, no grammar or check digit: at least 99% right, and every
+    /// 0 and O among them told apart (the look-alike the check digits do not reliably catch).
+    @Test func readsTheCellsOfZonesItWasNotTrainedOn() throws {
+        let model = try #require(MRZCellClassifier.shared)
+        var options = MRZScanOptions()
+        options.keepCellReadings = true
+        var right = 0, total = 0, zeroOhWrong: [String] = []
+        for file in MRZReaderTests.idImages {
+            let image = try ImageLoader.load(path: MRZReaderTests.root + "/TestDocuments/" + file)[0]
+            let mrz = try #require(MRZScanner.scan(image, tesseract: try TesseractHandle(), options: options), "\(file): no MRZ")
+            let truth = try MRZReaderTests.truth(String(file.split(separator: ".")[0]))
+            let cells = try #require(mrz.cellReadings)
+            #expect(cells.count == truth.count)
+            for (line, printed) in zip(cells, truth) {
+                #expect(line.allSatisfy { $0.ink.count == MRZCellFeatures.width * MRZCellFeatures.height })
+                let ink = line.flatMap { $0.ink.map { Float($0) / 255 } }
+                let read = model.logProbabilities(ink: ink, cells: line.count).map { p in
+                    MRZAlphabet.characters[p.indices.max { p[$0] < p[$1] }!]
+                }
+                for (r, t) in zip(read, printed) {
+                    total += 1
+                    if r == t { right += 1 }
+                    if (t == "0" || t == "O") && r != t { zeroOhWrong.append("\(file): \(t) read \(r)") }
+                }
+            }
+        }
+        #expect(total > 800)
+        #expect(Double(right) >= 0.99 * Double(total), "\(right) of \(total) cells")
+        #expect(zeroOhWrong.isEmpty, "\(zeroOhWrong)")
+    }
+
+    /// The reader's probabilities are a proper distribution per cell, and the weight switches it
+    /// off: with weight 0 the zone is read from templates and Tesseract alone, as before.
+    @Test func probabilitiesAreNormalisedAndTheWeightSwitchesItOff() throws {
+        let model = try #require(MRZCellClassifier.shared)
+        let blank = [Float](repeating: 0, count: 3 * MRZCellFeatures.width * MRZCellFeatures.height)
+        for p in model.logProbabilities(ink: blank, cells: 3) {
+            #expect(abs(p.reduce(0) { $0 + exp($1) } - 1) < 1e-6)
+        }
+        var off = MRZScanOptions()
+        off.cellModelWeight = 0
+        let image = try ImageLoader.load(path: MRZReaderTests.root + "/TestDocuments/passport_td3.clean.png")[0]
+        let mrz = try #require(MRZScanner.scan(image, tesseract: try TesseractHandle(), options: off))
+        #expect(mrz.lines == (try MRZReaderTests.truth("passport_td3")))
+    }
+}
