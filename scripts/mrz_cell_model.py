@@ -10,16 +10,13 @@ train OUT.swift NPZ...       trains a one-hidden-layer network on the dumped cel
       output row with a scale, as Swift source.
 """
 import base64
-import concurrent.futures
 import glob
-import json
 import os
 import sys
-import time
 
 import numpy as np
 
-from mrz_confusion import aligned, pages, read
+from mrz_confusion import aligned_pages, pages
 
 ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ<"
 W, H = 32, 48
@@ -32,21 +29,15 @@ def dump(binary, dest, dirs):
                                       else pages("/nonexistent", d))]
     xs, ys, page_ids, templ = [], [], [], []
     used = 0
-    t0 = time.time()
-    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
-        for k, ((image, truth), mrz) in enumerate(zip(todo, pool.map(lambda p: read(binary, p[0]), todo))):
-            if k % 100 == 0:
-                print(f"  {k}/{len(todo)} pages, {time.time() - t0:.0f} s", file=sys.stderr)
-            grid = aligned(mrz, truth)
-            if grid is None:
-                continue
-            used += 1
-            for row, printed in zip(grid, truth):
-                for cell, c in zip(row, printed):
-                    xs.append(np.frombuffer(base64.b64decode(cell["ink"]), np.uint8))
-                    ys.append(ALPHABET.index(c))
-                    page_ids.append(image)
-                    templ.append(ALPHABET.index(cell["templates"][0]) if cell["templates"] else -1)
+    print(f"  reading {len(todo)} pages", file=sys.stderr)
+    for image, truth, grid in aligned_pages(binary, todo):
+        used += 1
+        for row, printed in zip(grid, truth):
+            for cell, c in zip(row, printed):
+                xs.append(np.frombuffer(base64.b64decode(cell["ink"]), np.uint8))
+                ys.append(ALPHABET.index(c))
+                page_ids.append(image)
+                templ.append(ALPHABET.index(cell["templates"][0]) if cell["templates"] else -1)
     np.savez_compressed(dest, x=np.stack(xs), y=np.array(ys, np.int16), page=np.array(page_ids), templ=np.array(templ, np.int16))
     print(f"mrz_cell_model: {used} of {len(todo)} pages, {len(ys)} cells -> {dest}", file=sys.stderr)
 

@@ -59,24 +59,30 @@ def aligned(mrz, truth):
     return grid
 
 
+def aligned_pages(binary, todo):
+    """Reads every (image, truth) page of `todo` with the engine (as many at once as cores) and
+    yields (image, truth, cells) for those whose cells line up with the truth (``aligned``)."""
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+        for (image, truth), mrz in zip(todo, pool.map(lambda p: read(binary, p[0]), todo)):
+            grid = aligned(mrz, truth)
+            if grid is not None:
+                yield image, truth, grid
+
+
 def main():
     binary, corpus, real, dest = sys.argv[1:5]
     todo = list(pages(corpus, real))
     counts = collections.defaultdict(collections.Counter)
     used = cells = 0
-    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
-        for (image, truth), mrz in zip(todo, pool.map(lambda p: read(binary, p[0]), todo)):
-            grid = aligned(mrz, truth)
-            if grid is None:
-                continue
-            used += 1
-            for row, printed in zip(grid, truth):
-                for cell, c in zip(row, printed):
-                    r = cell.get("tesseract")
-                    if r is None:
-                        continue
-                    counts[c][r + ("+" if (cell.get("tesseract_confidence") or 0) >= SURE else "")] += 1
-                    cells += 1
+    for _, truth, grid in aligned_pages(binary, todo):
+        used += 1
+        for row, printed in zip(grid, truth):
+            for cell, c in zip(row, printed):
+                r = cell.get("tesseract")
+                if r is None:
+                    continue
+                counts[c][r + ("+" if (cell.get("tesseract_confidence") or 0) >= SURE else "")] += 1
+                cells += 1
     if used == 0:
         sys.exit("mrz_confusion: no page read closely enough to count")
     alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ<"

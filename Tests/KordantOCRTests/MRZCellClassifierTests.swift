@@ -30,8 +30,9 @@ import Testing
             for (line, printed) in zip(cells, truth) {
                 #expect(line.allSatisfy { $0.ink.count == MRZCellFeatures.width * MRZCellFeatures.height })
                 let ink = line.flatMap { $0.ink.map { Float($0) / 255 } }
-                let read = model.logProbabilities(ink: ink, cells: line.count).map { p in
-                    MRZAlphabet.characters[p.indices.max { p[$0] < p[$1] }!]
+                let p = model.logProbabilities(ink: ink, cells: line.count), n = MRZAlphabet.count
+                let read = (0..<line.count).map { c in
+                    MRZAlphabet.characters[(0..<n).max { p[c * n + $0] < p[c * n + $1] }!]
                 }
                 for (r, t) in zip(read, printed) {
                     total += 1
@@ -46,17 +47,24 @@ import Testing
     }
 
     /// The reader's probabilities are a proper distribution per cell, and the weight switches it
-    /// off: with weight 0 the zone is read from templates and Tesseract alone, as before.
+    /// off: with weight 0 it does not run (no `mrz.cells` step) and the zone is read from templates
+    /// and Tesseract alone, as before; by default it runs.
     @Test func probabilitiesAreNormalisedAndTheWeightSwitchesItOff() throws {
         let model = try #require(MRZCellClassifier.shared)
         let blank = [Float](repeating: 0, count: 3 * MRZCellFeatures.width * MRZCellFeatures.height)
-        for p in model.logProbabilities(ink: blank, cells: 3) {
-            #expect(abs(p.reduce(0) { $0 + exp($1) } - 1) < 1e-6)
+        let p = model.logProbabilities(ink: blank, cells: 3), n = MRZAlphabet.count
+        for c in 0..<3 {
+            #expect(abs(p[c * n..<(c + 1) * n].reduce(0) { $0 + exp($1) } - 1) < 1e-6)
         }
+        let image = try ImageLoader.load(path: MRZReaderTests.root + "/TestDocuments/passport_td3.clean.png")[0]
         var off = MRZScanOptions()
         off.cellModelWeight = 0
-        let image = try ImageLoader.load(path: MRZReaderTests.root + "/TestDocuments/passport_td3.clean.png")[0]
-        let mrz = try #require(MRZScanner.scan(image, tesseract: try TesseractHandle(), options: off))
-        #expect(mrz.lines == (try MRZReaderTests.truth("passport_td3")))
+        for (options, runs) in [(off, false), (MRZScanOptions(), true)] {
+            let zero: @Sendable () -> Double = { 0 }
+            let clock = try #require(StepRecorder(clock: zero))
+            let mrz = try #require(MRZScanner.scan(image, tesseract: try TesseractHandle(), options: options, clock: clock))
+            #expect(mrz.lines == (try MRZReaderTests.truth("passport_td3")))
+            #expect(clock.steps.contains { $0.step == "mrz.cells" } == runs, "\(clock.steps.map(\.step))")
+        }
     }
 }

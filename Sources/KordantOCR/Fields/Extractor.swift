@@ -245,15 +245,15 @@ enum FieldExtractor {
         if let a = f["property_address"]?.value.string, let parts = splitAddress(a), !zip(parts.zip, agreesWith: parts.state) {
             f["property_address"]?.needsReview = true
         }
-        // An e-mail or web address has no check digit, and one misread letter makes another
-        // working-looking address: what OCR typically makes of them (`.con`, `.cxamplenet`,
-        // `netChee`, `chiamakaS54`) goes to review.
         // A request date equal to the birth date is the birth date's words taken twice (a garbled
         // "Date" label, "BIRTH DATE" near it): the same words are not the request date; other
         // words with the same date are possible but odd.
         if let d = f["date"], let b = f["date_of_birth"], d.value == b.value {
             if d.box == b.box { f["date"] = nil } else { f["date"]?.needsReview = true }
         }
+        // An e-mail or web address has no check digit, and one misread letter makes another
+        // working-looking address: what OCR typically makes of them (`.con`, `.cxamplenet`,
+        // `netChee`, `chiamakaS54`) goes to review.
         if let e = f["email"]?.value.string, !plausibleEmail(e) { f["email"]?.needsReview = true }
         if let u = f["listing_url"]?.value.string, !plausibleURL(u) { f["listing_url"]?.needsReview = true }
         return f

@@ -124,9 +124,11 @@ enum MRZScanner {
         // The learned reader has seen photocopied, faxed and photographed OCR-B; the stock
         // templates only the font.
         if options.cellModelWeight > 0, let model = MRZCellClassifier.shared {
+            let classes = MRZAlphabet.count
             for (l, strip) in best.strips.enumerated() {
-                for (c, logP) in model.logProbabilities(strip).enumerated() where c < evidence[l].count {
-                    for k in 0..<MRZAlphabet.count { evidence[l][c][k] += options.cellModelWeight * logP[k] }
+                let logP = model.logProbabilities(strip)
+                for c in 0..<min(strip.length, evidence[l].count) {
+                    for k in 0..<classes { evidence[l][c][k] += options.cellModelWeight * logP[c * classes + k] }
                 }
             }
             clock?.mark("mrz.cells")

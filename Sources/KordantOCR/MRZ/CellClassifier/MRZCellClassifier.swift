@@ -49,45 +49,49 @@ struct MRZCellClassifier: Sendable {
         self.b2 = b2
     }
 
-    /// Log-probabilities (natural log) of the 37 characters for every cell of `strip`.
-    func logProbabilities(_ strip: MRZStrip) -> [[Double]] {
+    /// Log-probabilities (natural log) of the 37 characters for every cell of `strip`, cell-major
+    /// (cell `c`, character `k` at `c * 37 + k`).
+    func logProbabilities(_ strip: MRZStrip) -> [Double] {
         logProbabilities(ink: MRZCellFeatures.ink(strip), cells: strip.length)
     }
 
     /// The same for cells given as ``MRZCellFeatures/ink(_:)`` gives them (cell-major ink).
-    func logProbabilities(ink: [Float], cells: Int) -> [[Double]] {
+    func logProbabilities(ink: [Float], cells: Int) -> [Double] {
         precondition(ink.count == cells * MRZCellFeatures.width * MRZCellFeatures.height)
         let classes = MRZAlphabet.count
-        var x = [Float](repeating: 0, count: inputs)
-        var h = [Float](repeating: 0, count: hidden)
-        var z = [Float](repeating: 0, count: classes)
-        var out: [[Double]] = []
-        out.reserveCapacity(cells)
+        // Scratch for one cell at a time, allocated once per call.
+        var scratch = [Float](repeating: 0, count: inputs + hidden + classes)
+        var out = [Double](repeating: 0, count: cells * classes)
         ink.withUnsafeBufferPointer { inkBuffer in
-            for cell in 0..<cells {
-                x.withUnsafeMutableBufferPointer { MRZCellFeatures.pooled(inkBuffer, cell: cell, into: $0.baseAddress!) }
-                w1.withUnsafeBufferPointer { w in
-                    for j in 0..<hidden {
-                        var s: Float = 0
-                        let row = j * inputs
-                        for i in 0..<inputs { s += w[row + i] * x[i] }
-                        h[j] = max(0, s + b1[j])
-                    }
+            scratch.withUnsafeMutableBufferPointer { buffer in
+                let x = buffer.baseAddress!, h = x + inputs, z = h + hidden
+                for cell in 0..<cells {
+                    MRZCellFeatures.pooled(inkBuffer, cell: cell, into: x)
+                    Self.affine(w1, b1, x, inputs, into: h)
+                    for j in 0..<hidden { h[j] = max(0, h[j]) }
+                    Self.affine(w2, b2, h, hidden, into: z)
+                    var top = z[0]
+                    for k in 1..<classes { top = max(top, z[k]) }
+                    var total = 0.0
+                    for k in 0..<classes { total += exp(Double(z[k] - top)) }
+                    let norm = Double(top) + log(total)
+                    for k in 0..<classes { out[cell * classes + k] = Double(z[k]) - norm }
                 }
-                w2.withUnsafeBufferPointer { w in
-                    for k in 0..<classes {
-                        var s: Float = 0
-                        let row = k * hidden
-                        for j in 0..<hidden { s += w[row + j] * h[j] }
-                        z[k] = s + b2[k]
-                    }
-                }
-                let top = z.max()!
-                let total = z.reduce(0.0) { $0 + exp(Double($1 - top)) }
-                let norm = Double(top) + log(total)
-                out.append(z.map { Double($0) - norm })
             }
         }
         return out
+    }
+
+    /// `out[r] = bias[r] + Σᵢ w[r · n + i] · x[i]` for every row of the row-major `w`.
+    private static func affine(_ w: [Float], _ bias: [Float], _ x: UnsafePointer<Float>, _ n: Int,
+                               into out: UnsafeMutablePointer<Float>) {
+        w.withUnsafeBufferPointer { w in
+            for r in bias.indices {
+                var s: Float = 0
+                let row = w.baseAddress! + r * n
+                for i in 0..<n { s += row[i] * x[i] }
+                out[r] = s + bias[r]
+            }
+        }
     }
 }
