@@ -161,12 +161,12 @@ public final class OCRWorker {
     /// `pdfDPI`, as if the page had been rendered; an MRZ in the text is parsed but, without
     /// glyph evidence from an image, never `valid`.
     func textLayerPage(_ pdf: PDFDocument, index: Int, options o: OCROptions) throws(OCRError) -> PageResult {
-        let size = try pdf.pageSize(index)
+        let size = try pdf.pixelSize(page: index, dpi: o.pdfDPI, limits: o.limits)
         let words = pdf.words(page: index, dpi: o.pdfDPI)
         var report = PreprocessReport()
         report.resolution = Int(o.pdfDPI.rounded())
         let page = PageText(text: try pdf.text(page: index), meanConfidence: 100, words: words,
-                            width: Int((size.width / 72 * o.pdfDPI).rounded()), height: Int((size.height / 72 * o.pdfDPI).rounded()),
+                            width: size.width, height: size.height,
                             hocr: nil, tsv: nil, alto: nil)
         return finish(page, source: .textLayer, index: index + 1, report: report, scanned: nil, options: o)
     }

@@ -182,6 +182,44 @@ import Testing
         #expect(m.surname == "BERTHIER" && m.givenNames == "CORINNE" && m.documentNumber == "940992310285")
         #expect(m.dateOfBirth == "1965-12-06" && m.sex == "F" && m.format.size == "TD2")
     }
+    /// The document code's first letter is fixed by the format (ICAO 9303): P on a passport, V on
+    /// a visa, A, C or I on a card. A passport line read one cell late (`<UTO…`, its P missed)
+    /// or a sure C on a passport is kept as printed, flagged as malformed on its line, never valid.
+    @Test func documentLettersFollowTheFormat() {
+        var late = Self.td3
+        late[0] = String(late[0].dropFirst()) + "<"
+        let shifted = MRZDecoder(evidence: Self.evidence(late)).decode(format: .td3)
+        #expect(shifted.overriddenLines.contains(0) && shifted.hasStructure)
+        var card = Self.td3
+        card[0] = "C" + card[0].dropFirst()
+        let c = MRZDecoder(evidence: Self.evidence(card)).decode(format: .td3)
+        #expect(c.lines == card && c.overriddenFields == ["document_code"] && c.overriddenLines == [0])
+        #expect(!Self.read(card, .td3).valid)
+        // A doubtful first letter is read as the format's own.
+        let doubtful = MRZDecoder(evidence: Self.evidence(card, doubt: [(0, 0, "P", 1.0)])).decode(format: .td3)
+        #expect(doubtful.lines == Self.td3 && doubtful.overridden.isEmpty)
+        for letter in ["A", "C", "I"] {
+            var td1 = Self.td1
+            td1[0] = letter + td1[0].dropFirst()
+            #expect(MRZDecoder(evidence: Self.evidence(td1)).decode(format: .td1).overridden.isEmpty, "\(letter)")
+        }
+        var passportCard = Self.td1
+        passportCard[0] = "P" + passportCard[0].dropFirst()
+        #expect(MRZDecoder(evidence: Self.evidence(passportCard)).decode(format: .td1).overriddenFields == ["document_code"])
+    }
+
+    /// ICAO 9303-3's codes for organisations that issue travel documents are countries to the
+    /// reader (an Afreximbank document was read `XOM`, the Order of Malta, before).
+    @Test func organisationCodesAreIssuers() {
+        for code in ["XIM", "XBA", "XCE", "XCO", "XEC", "XDC", "XOM", "XPO"] {
+            var lines = Self.td3
+            lines[0] = "P<" + code + lines[0].dropFirst(5)
+            lines[1] = String(lines[1].prefix(10)) + code + lines[1].dropFirst(13)
+            let d = MRZDecoder(evidence: Self.evidence(lines)).decode(format: .td3)
+            #expect(d.lines == lines && d.overridden.isEmpty, "\(code)")
+        }
+    }
+
     /// The document letter's own confidence decides whether the passport/visa layouts may be
     /// weighed by their check digits: a clearly printed V stays a visa (whose optional data can
     /// pass a passport's extra check digits by chance), a doubtful first letter does not.

@@ -59,6 +59,43 @@ import Testing
         #expect(MRZScanner.scan(image, tesseract: try TesseractHandle()) == nil)
     }
 
+    /// A line sampled one cell late against its partner (the locator missed its first glyph)
+    /// reads as a passport without its P, which the format forbids; the reader samples that line
+    /// again one cell either way and keeps the grid that reads as the format says.
+    @Test(arguments: [1, -1])
+    func aLineOneCellOffIsRealignedByTheGrammar(offset: Int) throws {
+        let image = try ImageLoader.load(path: Self.root + "/TestDocuments/passport_td3.clean.png")[0]
+        struct Truth: Decodable { struct Fields: Decodable { let mrz: [String] }; let fields: Fields }
+        let truth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: URL(fileURLWithPath: Self.root + "/TestDocuments/passport_td3.truth.json"))).fields
+        let pix8 = LeptImage(try #require(pixConvertTo8(image.pix, 0)))
+        let gray = try #require(GrayImage(pix8: pix8.pix))
+        let band = try #require(MRZLocator.locate(pix8: pix8.pix).first)
+        let tesseract = try TesseractHandle()
+        func zone(_ start: Int, flipped: Bool, firstLine: Int) -> MRZScanner.Rectified {
+            let grids = flipped ? band.lines.reversed() : band.lines
+            var starts = grids.map { _ in start }
+            starts[0] = firstLine
+            let strips = grids.indices.map { MRZStrip(gray: gray, grid: grids[$0], start: starts[$0], length: band.length, flipped: flipped) }
+            return MRZScanner.Rectified(grids: grids, start: start, lineStarts: starts, length: band.length, flipped: flipped,
+                                        strips: strips, cells: strips.map { MRZGlyphScorer.score($0) })
+        }
+        // The start and direction that read the zone as printed.
+        var found: (Int, Bool)?
+        for start in band.starts { for flipped in [false, true] {
+            let z = zone(start, flipped: flipped, firstLine: start)
+            if MRZScanner.read(z.strips, z.cells, length: z.length, tesseract: tesseract, options: .init(), clock: nil)?.decoded.lines == truth.mrz {
+                found = (start, flipped)
+            }
+        } }
+        let (start, flipped) = try #require(found)
+        var off = zone(start, flipped: flipped, firstLine: start + offset)
+        let misread = try #require(MRZScanner.read(off.strips, off.cells, length: off.length, tesseract: tesseract, options: .init(), clock: nil))
+        #expect(misread.decoded.lines != truth.mrz && misread.decoded.overriddenLines.contains(0))
+        let realigned = MRZScanner.realigned(&off, reading: misread, gray: gray, tesseract: tesseract, options: .init())
+        #expect(realigned?.decoded.lines == truth.mrz)
+        #expect(off.lineStarts == [start, start])
+    }
+
     /// A band read turned by 180° is the upright strip reversed, pixel for pixel: the reader
     /// samples each band once and turns it instead of sampling it again.
     @Test func turnedStripIsTheFlippedSampling() throws {

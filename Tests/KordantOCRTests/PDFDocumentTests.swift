@@ -78,4 +78,21 @@ import Testing
         }
         #expect { try doc.text(page: 5) } throws: { ($0 as? OCRError)?.kind == .unreadable }
     }
+
+    /// Page sizes beyond any integer (a fuzzer's find: a 64-digit `/MediaBox` corner trapped in
+    /// the conversion to pixels) are refused by `render` and clamped in the text layer's boxes.
+    // (PDF numbers have no exponent; poppler reads a long run of digits as a real.)
+    @Test(arguments: ["0 0 612 " + String(repeating: "9", count: 80), "0 0666666666666666666666666666666666666666666666666666666666666666 200 584",
+                      "0 0 -" + String(repeating: "9", count: 300) + " 792"])
+    func absurdPageSizesAreRefusedWithoutATrap(mediaBox: String) throws {
+        let path = try Self.write(PDFBuilder.pdf([Page(text: "HELLO", mediaBox: mediaBox)]), "absurd-\(mediaBox.count).pdf")
+        let doc = try PDFDocument(path: path)
+        let refused: (any Error) -> Bool = { [.tooLarge, .emptyImage].contains(($0 as? OCRError)?.kind) }
+        #expect(performing: { try doc.render(page: 0) }, throws: refused)
+        for word in doc.words(page: 0) {
+            #expect(abs(word.box.x) <= 2_147_483_647 && abs(word.box.y) <= 2_147_483_647)
+        }
+        // The text layer is refused alike: its page would be as large as the rendered one.
+        #expect(performing: { try OCRWorker(orientation: false).process(path: path) }, throws: refused)
+    }
 }

@@ -7,7 +7,11 @@ public enum PDFBuilder {
     public struct Page: Sendable {
         public var text: String?
         public var width = 612, height = 792
-        public init(text: String?, width: Int = 612, height: Int = 792) { self.text = text; self.width = width; self.height = height }
+        /// The page's `/MediaBox` as written, instead of `0 0 width height` (hostile sizes).
+        public var mediaBox: String?
+        public init(text: String?, width: Int = 612, height: Int = 792, mediaBox: String? = nil) {
+            self.text = text; self.width = width; self.height = height; self.mediaBox = mediaBox
+        }
     }
 
     public static func pdf(_ pages: [Page]) -> Data {
@@ -18,7 +22,7 @@ public enum PDFBuilder {
         objects.append("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
         for (i, p) in pages.enumerated() {
             let content = p.text.map { "BT /F1 36 Tf 72 \(p.height - 120) Td (\($0)) Tj ET" } ?? "0 0 0 rg 72 600 300 40 re f"
-            objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(p.width) \(p.height)] /Resources << /Font << /F1 3 0 R >> >> /Contents \(pageIds[i] + 1) 0 R >>")
+            objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [\(p.mediaBox ?? "0 0 \(p.width) \(p.height)")] /Resources << /Font << /F1 3 0 R >> >> /Contents \(pageIds[i] + 1) 0 R >>")
             objects.append("<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream")
         }
         var out = "%PDF-1.4\n"

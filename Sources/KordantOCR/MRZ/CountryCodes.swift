@@ -1,5 +1,5 @@
 /// ISO 3166-1 alpha-3 codes and the ICAO 9303 additions (D<< for Germany, British variants,
-/// UN and EU documents, stateless/refugee codes, and UTO, the specimen state "Utopia"). An MRZ
+/// UN and EU documents, stateless/refugee codes, other issuing organisations, and UTO, the specimen state "Utopia"). An MRZ
 /// issuer or nationality outside this list is a misreading, not a country.
 enum CountryCodes {
     static let all: Set<String> = [
@@ -21,5 +21,8 @@ enum CountryCodes {
         "TGO", "THA", "TJK", "TKL", "TKM", "TLS", "TON", "TTO", "TUN", "TUR", "TUV", "TWN", "TZA", "UGA", "UKR",
         "UMI", "UNA", "UNK", "UNO", "URY", "USA", "UTO", "UZB", "VAT", "VCT", "VEN", "VGB", "VIR", "VNM", "VUT",
         "WLF", "WSM", "XCC", "XES", "XMP", "XOM", "XPO", "XXA", "XXB", "XXC", "XXX", "YEM", "ZAF", "ZMB", "ZWE",
+        // ICAO 9303-3's other issuing authorities: African Development Bank, Afreximbank, Council
+        // of Europe, COMESA, ECOWAS, SADC.
+        "XBA", "XIM", "XCE", "XCO", "XEC", "XDC",
     ]
 }

@@ -20,7 +20,9 @@ struct MRZDecoder {
     /// best for the best to be made; `.infinity`: only a repair that is the sole passing one.
     var repairMargin = Double.infinity
 
-    enum Kind { case documentCode, country, name, free, date, check, checkOrFiller, sex }
+    /// What a run of cells may hold. The document code's first letter is fixed by the format
+    /// (ICAO 9303): `P` on a passport (TD3), `V` on a visa, `A`, `C` or `I` on a card (TD1, TD2).
+    enum Kind: Equatable { case documentCode(letters: [Int]), country, name, free, date, check, checkOrFiller, sex }
 
     struct Span {
         var line: Int
@@ -34,8 +36,9 @@ struct MRZDecoder {
         case .td3, .mrva, .td2, .mrvb:
             // Passports, TD2 cards and visas share the first 28 cells of line 2.
             let n = f.lineLength
+            let code: [Int] = f == .td3 ? passportLetters : f == .td2 ? cardLetters : visaLetters
             var s: [Span] = [
-                Span(line: 0, range: 0..<2, kind: .documentCode, field: "document_code"),
+                Span(line: 0, range: 0..<2, kind: .documentCode(letters: code), field: "document_code"),
                 Span(line: 0, range: 2..<5, kind: .country, field: "issuer"),
                 Span(line: 0, range: 5..<n, kind: .name, field: "name"),
                 Span(line: 1, range: 0..<9, kind: .free, field: "document_number"),
@@ -62,7 +65,7 @@ struct MRZDecoder {
             return s
         case .frenchID:
             return [
-                Span(line: 0, range: 0..<2, kind: .documentCode, field: "document_code"),
+                Span(line: 0, range: 0..<2, kind: .documentCode(letters: cardLetters), field: "document_code"),
                 Span(line: 0, range: 2..<5, kind: .country, field: "issuer"),
                 Span(line: 0, range: 5..<30, kind: .name, field: "surname"),
                 Span(line: 0, range: 30..<36, kind: .free, field: "optional_data"),
@@ -76,7 +79,7 @@ struct MRZDecoder {
             ]
         case .td1:
             return [
-                Span(line: 0, range: 0..<2, kind: .documentCode, field: "document_code"),
+                Span(line: 0, range: 0..<2, kind: .documentCode(letters: cardLetters), field: "document_code"),
                 Span(line: 0, range: 2..<5, kind: .country, field: "issuer"),
                 Span(line: 0, range: 5..<14, kind: .free, field: "document_number"),
                 // `<` here means the number continues in the optional data (ICAO 9303-5 4.2.2).
@@ -100,12 +103,14 @@ struct MRZDecoder {
     static let lettersAndFiller = Array(10..<37)
     static let any = Array(0..<37)
     static let documentLetters = ["A", "C", "I", "P", "V"].map { MRZAlphabet.index(Character($0))! }
+    static let passportLetters = [MRZAlphabet.index("P")!], visaLetters = [MRZAlphabet.index("V")!]
+    static let cardLetters = ["A", "C", "I"].map { MRZAlphabet.index(Character($0))! }
     static let sexes = ["M", "F", "<", "X"].map { MRZAlphabet.index(Character($0))! }
     static let countries: [[Int]] = CountryCodes.all.sorted().map { $0.map { MRZAlphabet.index($0)! } }
 
     static func allowed(_ kind: Kind, offset: Int) -> [Int] {
         switch kind {
-        case .documentCode: return offset == 0 ? documentLetters : lettersAndFiller
+        case .documentCode(let first): return offset == 0 ? first : lettersAndFiller
         case .country, .name: return lettersAndFiller
         case .free: return any
         case .date, .check: return digits
@@ -144,6 +149,8 @@ struct MRZDecoder {
         var overridden: [String] = []
         /// The fields those characters are in, one entry per character.
         var overriddenFields: [String] = []
+        /// The lines (0-based) those characters are in, one entry per character.
+        var overriddenLines: [Int] = []
 
         /// Whether the reading has the format's structure at all. OCR-B that is not an MRZ (a
         /// giro slip's coding line, a member card's strip shaped like a TD1 zone) breaks it with
@@ -186,7 +193,7 @@ struct MRZDecoder {
         // A character the evidence is sure of stands even where the format forbids it: such a
         // document is malformed (its checks and structure then fail), not silently "corrected".
         // Not for look-alikes the grammar exists to separate (O/0, `<`/K…).
-        var overridden: [String] = [], overriddenFields: [String] = []
+        var overridden: [String] = [], overriddenFields: [String] = [], overriddenLines: [Int] = []
         for span in spans {
             for c in span.range {
                 let now = chosen[span.line][c]
@@ -196,6 +203,7 @@ struct MRZDecoder {
                 guard sure >= 0.97, posterior(span.line, c, now, Self.any) <= 0.02 else { continue }
                 overridden.append("line \(span.line + 1) col \(c + 1): '\(MRZAlphabet.characters[raw])' where the format allows \(span.field)")
                 overriddenFields.append(span.field)
+                overriddenLines.append(span.line)
                 chosen[span.line][c] = raw
                 confidence[span.line][c] = sure
             }
@@ -263,7 +271,7 @@ struct MRZDecoder {
         }
         if repairs.isEmpty { confirmByCheckDigits(format: format, spans: spans, chosen: chosen, confidence: &confidence) }
         return Result(lines: lines, confidence: confidence, repairs: repairs, repairedCells: repaired, overridden: overridden,
-                      overriddenFields: overriddenFields)
+                      overriddenFields: overriddenFields, overriddenLines: overriddenLines)
     }
 
     /// Characters OCR-B makes look alike, which the format's grammar is there to tell apart.

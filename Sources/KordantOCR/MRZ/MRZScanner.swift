@@ -103,6 +103,7 @@ enum MRZScanner {
         // locator) reads shifted: try each line one cell either way, kept only for a clear gain
         // (a shift drops the glyph at one end and adds whatever lies past the other).
         let grids = best.flipped ? best.band.lines.reversed() : best.band.lines
+        var starts = [Int](repeating: best.start, count: grids.count)
         for i in grids.indices {
             var lineMatched = matched([best.cells[i]])
             for delta in [-1, 1] {
@@ -110,97 +111,20 @@ enum MRZScanner {
                 let cells = MRZGlyphScorer.score(strip)
                 let m = matched([cells])
                 if m > lineMatched + 0.05 {
-                    (best.strips[i], best.cells[i], lineMatched) = (strip, cells, m)
+                    (best.strips[i], best.cells[i], lineMatched, starts[i]) = (strip, cells, m, best.start + delta)
                 }
             }
         }
         best.distance = meanDistance(best.cells)
         clock?.mark("mrz.glyphs")
         guard best.distance <= options.maxMeanDistance else { return nil }
-        // Evidence per cell: templates, plus Tesseract's reading of the rectified lines.
-        var evidence = best.cells.map { line in
-            line.map { cell in cell.distances.map { $0.isFinite ? -$0 / options.glyphTemperature : -20 } }
-        }
-        // The learned reader has seen photocopied, faxed and photographed OCR-B; the stock
-        // templates only the font.
-        if options.cellModelWeight > 0, let model = MRZCellClassifier.shared {
-            let classes = MRZAlphabet.count
-            for (l, strip) in best.strips.enumerated() {
-                let logP = model.logProbabilities(strip)
-                for c in 0..<min(strip.length, evidence[l].count) {
-                    for k in 0..<classes { evidence[l][c][k] += options.cellModelWeight * logP[c * classes + k] }
-                }
-            }
-            clock?.mark("mrz.cells")
-        }
-        // Tesseract's own reading per cell, kept to cross-check the decision below.
-        var tesseractReading: [Int: (Character, Double)] = [:]
-        if let tesseract, let symbols = readWithTesseract(best.strips, tesseract) {
-            for (line, cell, char, confidence) in symbols {
-                tesseractReading[line * 1000 + cell] = (char, confidence)
-                // How often Tesseract reads each character this way, measured on OCR-B zones
-                // (``TesseractConfusion``): its `eng` model does not tell OCR-B's O from 0 or `<`
-                // from K, and reads a flat-topped 3 as S, and the evidence says only that much.
-                guard let likelihood = TesseractConfusion.logLikelihoods(read: char, confidence: confidence) else { continue }
-                for c in 0..<MRZAlphabet.count { evidence[line][cell][c] += options.tesseractWeight * likelihood[c] }
-            }
-        }
-        let cellReadings: [[MRZ.CellReading]]? = !options.keepCellReadings ? nil : best.cells.enumerated().map { l, line in
-            let ink = MRZCellFeatures.ink(best.strips[l]), per = MRZCellFeatures.width * MRZCellFeatures.height
-            return line.enumerated().map { c, cell in
-                let t = tesseractReading[l * 1000 + c]
-                let order = cell.distances.indices.filter { cell.distances[$0].isFinite }.sorted { cell.distances[$0] < cell.distances[$1] }
-                return MRZ.CellReading(tesseract: t?.0, tesseractConfidence: t?.1,
-                                       templates: String(order.prefix(3).map { MRZAlphabet.characters[$0] }),
-                                       ink: ink[c * per..<(c + 1) * per].map { UInt8(($0 * 255).rounded()) })
-            }
-        }
-        clock?.mark("mrz.tesseract")
-        guard var (format, decoded) = decode(evidence, length: best.band.length, lines: best.band.lines.count, options: options) else {
-            return nil
-        }
-        // Names carry no check digit, and where toner or a fax thins a stroke the templates take
-        // an L or E for a C; Tesseract reads letters in names well (its weakness is digits
-        // against letters and `<` against K/C/S/E, so its letter is weighed against the other
-        // letters only, never against the filler).
-        if options.tesseractNameWeight > 0 {
-            for span in MRZDecoder.layout(format) where span.kind == .name {
-                for cell in span.range {
-                    guard let (char, confidence) = tesseractReading[span.line * 1000 + cell], confidence >= 90,
-                          char.isLetter, let k = MRZAlphabet.index(char) else { continue }
-                    let q = min(0.97, confidence / 100), hit = log(q), miss = log((1 - q) / 36)
-                    for c in 0..<MRZAlphabet.count where c != MRZAlphabet.filler {
-                        evidence[span.line][cell][c] += options.tesseractNameWeight * (c == k ? hit : miss)
-                    }
-                }
-            }
-            if !options.adaptation {
-                guard let again = decode(evidence, length: best.band.length, lines: best.band.lines.count, options: options) else { return nil }
-                (format, decoded) = again
-            }
-        }
-        // The document's own sure glyphs decide between look-alikes (0/O, 8/B…) where the stock
-        // templates lean weakly; then everything is decided again on the sharper evidence.
-        if options.adaptation {
-            let prototypes = MRZAdaptation.prototypes(cells: best.cells, decoded: decoded, format: format,
-                                                      minConfidence: options.prototypeConfidence)
-            MRZAdaptation.adapt(&evidence, cells: best.cells, prototypes: prototypes, format: format,
-                                temperature: options.adaptationTemperature)
-            guard let again = decode(evidence, length: best.band.length, lines: best.band.lines.count, options: options) else { return nil }
-            (format, decoded) = again
-        }
-        // Read twice, decide once: where Tesseract clearly read something it reads for the chosen
-        // character less than one time in a hundred at any confidence (``TesseractConfusion``),
-        // the two readers disagree and the character is not sure, however strongly the templates
-        // lean (names carry no check digit to catch it). One in a thousand made 19 more dev pages
-        // valid and right, and one held-out page valid and wrong (an O of a name read Q): not taken.
-        for (key, (char, conf)) in tesseractReading where conf >= 60 {
-            let line = key / 1000, cell = key % 1000
-            guard line < decoded.lines.count, cell < decoded.lines[line].count,
-                  let chosen = MRZAlphabet.index(Array(decoded.lines[line])[cell]),
-                  let p = TesseractConfusion.probability(read: char, printed: chosen) else { continue }
-            if p < 0.01 { decoded.confidence[line][cell] = min(decoded.confidence[line][cell], 0.5) }
-        }
+        var zone = Rectified(grids: grids, start: best.start, lineStarts: starts, length: best.band.length, flipped: best.flipped,
+                             strips: best.strips, cells: best.cells)
+        let first = read(zone.strips, zone.cells, length: zone.length, tesseract: tesseract, options: options, clock: clock)
+        let reading = realigned(&zone, reading: first, gray: gray, tesseract: tesseract, options: options)
+        (best.strips, best.cells) = (zone.strips, zone.cells)
+        guard let reading else { return nil }
+        let (format, decoded, evidence, tesseractReading) = (reading.format, reading.decoded, reading.evidence, reading.tesseract)
         // OCR-B without the format's structure is not an MRZ (see `hasStructure`).
         guard decoded.hasStructure else { return nil }
         guard var mrz = MRZParser.build(format: format, lines: decoded.lines, repairs: decoded.repairs) else { return nil }
@@ -232,7 +156,16 @@ enum MRZScanner {
         mrz.confidence = ((decoded.confidence.flatMap { $0 }.min() ?? 0) * 1000).rounded() / 1000
         mrz.box = box(best.band, start: best.start)
         mrz.rotation = rotation(best.band.lines[0], flipped: best.flipped)
-        mrz.cellReadings = cellReadings
+        mrz.cellReadings = !options.keepCellReadings ? nil : best.cells.enumerated().map { l, line in
+            let ink = MRZCellFeatures.ink(best.strips[l]), per = MRZCellFeatures.width * MRZCellFeatures.height
+            return line.enumerated().map { c, cell in
+                let t = tesseractReading[l * 1000 + c]
+                let order = cell.distances.indices.filter { cell.distances[$0].isFinite }.sorted { cell.distances[$0] < cell.distances[$1] }
+                return MRZ.CellReading(tesseract: t?.0, tesseractConfidence: t?.1,
+                                       templates: String(order.prefix(3).map { MRZAlphabet.characters[$0] }),
+                                       ink: ink[c * per..<(c + 1) * per].map { UInt8(($0 * 255).rounded()) })
+            }
+        }
         mrz.characterConfidence = decoded.confidence.map { $0.map { ($0 * 1000).rounded() / 1000 } }
         var alternatives = decoded.lines.map { [String](repeating: "", count: $0.count) }
         for span in MRZDecoder.layout(format) where span.line < evidence.count {
@@ -254,6 +187,131 @@ enum MRZScanner {
         let clear = structure.filter { ($0.confidence ?? 0) >= 0.5 }.count + mrz.checks.filter(\.valid).count
         guard readable * 10 >= decoded.confidence.flatMap({ $0 }).count * 6, clear >= 3 else { return nil }
         return mrz
+    }
+
+    /// A band's lines as sampled for reading: each line's grid, the cell each line starts at
+    /// (`start`, or one either side where the template match moved it), and its strips and cells.
+    struct Rectified {
+        var grids: [MRZLineGrid]
+        var start: Int
+        var lineStarts: [Int]
+        var length: Int
+        var flipped: Bool
+        var strips: [MRZStrip]
+        var cells: [[MRZGlyphScorer.Cell]]
+    }
+
+    /// A line sampled one cell off its partner (its first glyph missed, or one past the end
+    /// taken) reads as characters the format forbids where it starts: the grammar, not the
+    /// template match, then says which grid is right. Each line with such characters is read
+    /// again one cell either way, and the reading with fewer is kept, with `zone` moved to it (a
+    /// rare, costlier path: Tesseract reads the zone again). Not for OCR-B that is no MRZ at all:
+    /// it breaks the structure in many places, which no shift mends.
+    static func realigned(_ zone: inout Rectified, reading: Reading?, gray: GrayImage, tesseract: TesseractHandle?,
+                          options: MRZScanOptions) -> Reading? {
+        guard var reading, reading.decoded.hasStructure else { return reading }
+        for i in Set(reading.decoded.overriddenLines).sorted() where i < zone.grids.count {
+            for start in [zone.start - 1, zone.start, zone.start + 1] where start != zone.lineStarts[i] {
+                var strips = zone.strips, cells = zone.cells
+                strips[i] = MRZStrip(gray: gray, grid: zone.grids[i], start: start, length: zone.length, flipped: zone.flipped)
+                cells[i] = MRZGlyphScorer.score(strips[i])
+                guard let shifted = read(strips, cells, length: zone.length, tesseract: tesseract, options: options, clock: nil),
+                      shifted.decoded.hasStructure,
+                      shifted.decoded.overriddenFields.count < reading.decoded.overriddenFields.count else { continue }
+                reading = shifted
+                (zone.strips, zone.cells, zone.lineStarts[i]) = (strips, cells, start)
+            }
+        }
+        return reading
+    }
+
+    /// What the readers make of a band's rectified lines: the evidence per cell (templates, the
+    /// learned cell reader, Tesseract), decoded with the format's grammar, Tesseract's letters in
+    /// names and the document's own glyphs. Nil when no format fits.
+    struct Reading {
+        var format: MRZ.Format
+        var decoded: MRZDecoder.Result
+        var evidence: [[[Double]]]
+        var tesseract: [Int: (Character, Double)]
+    }
+
+    static func read(_ strips: [MRZStrip], _ cells: [[MRZGlyphScorer.Cell]], length: Int, tesseract: TesseractHandle?,
+                     options: MRZScanOptions, clock: StepRecorder?) -> Reading? {
+        // Evidence per cell: templates, plus Tesseract's reading of the rectified lines.
+        var evidence = cells.map { line in
+            line.map { cell in cell.distances.map { $0.isFinite ? -$0 / options.glyphTemperature : -20 } }
+        }
+        // The learned reader has seen photocopied, faxed and photographed OCR-B; the stock
+        // templates only the font.
+        if options.cellModelWeight > 0, let model = MRZCellClassifier.shared {
+            let classes = MRZAlphabet.count
+            for (l, strip) in strips.enumerated() {
+                let logP = model.logProbabilities(strip)
+                for c in 0..<min(strip.length, evidence[l].count) {
+                    for k in 0..<classes { evidence[l][c][k] += options.cellModelWeight * logP[c * classes + k] }
+                }
+            }
+            clock?.mark("mrz.cells")
+        }
+        // Tesseract's own reading per cell, kept to cross-check the decision below.
+        var tesseractReading: [Int: (Character, Double)] = [:]
+        if let tesseract, let symbols = readWithTesseract(strips, tesseract) {
+            for (line, cell, char, confidence) in symbols {
+                tesseractReading[line * 1000 + cell] = (char, confidence)
+                // How often Tesseract reads each character this way, measured on OCR-B zones
+                // (``TesseractConfusion``): its `eng` model does not tell OCR-B's O from 0 or `<`
+                // from K, and reads a flat-topped 3 as S, and the evidence says only that much.
+                guard let likelihood = TesseractConfusion.logLikelihoods(read: char, confidence: confidence) else { continue }
+                for c in 0..<MRZAlphabet.count { evidence[line][cell][c] += options.tesseractWeight * likelihood[c] }
+            }
+        }
+        clock?.mark("mrz.tesseract")
+        guard var (format, decoded) = decode(evidence, length: length, lines: strips.count, options: options) else {
+            return nil
+        }
+        // Names carry no check digit, and where toner or a fax thins a stroke the templates take
+        // an L or E for a C; Tesseract reads letters in names well (its weakness is digits
+        // against letters and `<` against K/C/S/E, so its letter is weighed against the other
+        // letters only, never against the filler).
+        if options.tesseractNameWeight > 0 {
+            for span in MRZDecoder.layout(format) where span.kind == .name {
+                for cell in span.range {
+                    guard let (char, confidence) = tesseractReading[span.line * 1000 + cell], confidence >= 90,
+                          char.isLetter, let k = MRZAlphabet.index(char) else { continue }
+                    let q = min(0.97, confidence / 100), hit = log(q), miss = log((1 - q) / 36)
+                    for c in 0..<MRZAlphabet.count where c != MRZAlphabet.filler {
+                        evidence[span.line][cell][c] += options.tesseractNameWeight * (c == k ? hit : miss)
+                    }
+                }
+            }
+            if !options.adaptation {
+                guard let again = decode(evidence, length: length, lines: strips.count, options: options) else { return nil }
+                (format, decoded) = again
+            }
+        }
+        // The document's own sure glyphs decide between look-alikes (0/O, 8/B…) where the stock
+        // templates lean weakly; then everything is decided again on the sharper evidence.
+        if options.adaptation {
+            let prototypes = MRZAdaptation.prototypes(cells: cells, decoded: decoded, format: format,
+                                                      minConfidence: options.prototypeConfidence)
+            MRZAdaptation.adapt(&evidence, cells: cells, prototypes: prototypes, format: format,
+                                temperature: options.adaptationTemperature)
+            guard let again = decode(evidence, length: length, lines: strips.count, options: options) else { return nil }
+            (format, decoded) = again
+        }
+        // Read twice, decide once: where Tesseract clearly read something it reads for the chosen
+        // character less than one time in a hundred at any confidence (``TesseractConfusion``),
+        // the two readers disagree and the character is not sure, however strongly the templates
+        // lean (names carry no check digit to catch it). One in a thousand made 19 more dev pages
+        // valid and right, and one held-out page valid and wrong (an O of a name read Q): not taken.
+        for (key, (char, conf)) in tesseractReading where conf >= 60 {
+            let line = key / 1000, cell = key % 1000
+            guard line < decoded.lines.count, cell < decoded.lines[line].count,
+                  let chosen = MRZAlphabet.index(Array(decoded.lines[line])[cell]),
+                  let p = TesseractConfusion.probability(read: char, printed: chosen) else { continue }
+            if p < 0.01 { decoded.confidence[line][cell] = min(decoded.confidence[line][cell], 0.5) }
+        }
+        return Reading(format: format, decoded: decoded, evidence: evidence, tesseract: tesseractReading)
     }
 
     /// The format (from the band's shape and the document code) and the decoded lines.

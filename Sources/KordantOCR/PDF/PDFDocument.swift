@@ -98,29 +98,44 @@ public final class PDFDocument {
             number += 1
             previous = w
             words.append(Word(text: text, confidence: 100,
-                              box: BoundingBox(x: Int((w.x * scale).rounded()), y: Int((w.y * scale).rounded()),
-                                               width: Int((w.width * scale).rounded()), height: Int((w.height * scale).rounded())),
+                              box: BoundingBox(x: pixels(w.x * scale), y: pixels(w.y * scale),
+                                               width: pixels(w.width * scale), height: pixels(w.height * scale)),
                               block: 1, paragraph: 1, line: line + 1, word: number))
         }
         return words
     }
 
-    /// Page `index` rendered at `dpi`. The pixel count is checked against `limits` from the page
-    /// size first, so an enormous page is refused before anything is allocated.
-    public func render(page index: Int, dpi: Double = defaultDPI, limits: ImageLimits = .init()) throws(OCRError) -> LeptImage {
+    /// Page `index`'s size in whole pixels at `dpi`, refused (``OCRError/Kind/tooLarge`` or
+    /// ``OCRError/Kind/emptyImage``) when it is beyond `limits`, empty or not a number.
+    public func pixelSize(page index: Int, dpi: Double, limits: ImageLimits) throws(OCRError) -> (width: Int, height: Int) {
         guard dpi > 0, dpi <= 2400 else { throw OCRError(.unreadable, path: path, "resolution \(dpi) DPI is outside 1…2400") }
         let size = try pageSize(index)
         let w = size.width / 72 * dpi, h = size.height / 72 * dpi
-        guard w.isFinite, h.isFinite, w < 1e9, h < 1e9 else {
-            throw OCRError(.tooLarge, path: path, "page \(index + 1) is \(Int(size.width)) × \(Int(size.height)) points")
+        guard w.isFinite, h.isFinite, w.magnitude < 1e9, h.magnitude < 1e9 else {
+            throw OCRError(.tooLarge, path: path, "page \(index + 1) is \(String(format: "%.4g", size.width)) × \(String(format: "%.4g", size.height)) points")
         }
         if w < 1 || h < 1 { throw OCRError(.emptyImage, path: path, "page \(index + 1) is \(Int(w)) × \(Int(h)) pixels at \(Int(dpi)) DPI") }
-        do { try ImageLoader.checkSize(Int(w.rounded(.up)), Int(h.rounded(.up)), path: path, limits: limits) } catch {
+        let width = Int(w.rounded(.up)), height = Int(h.rounded(.up))
+        do { try ImageLoader.checkSize(width, height, path: path, limits: limits) } catch {
             throw OCRError(.tooLarge, path: path, "page \(index + 1) at \(Int(dpi)) DPI: \(error.detail)")
         }
+        return (width, height)
+    }
+
+    /// Page `index` rendered at `dpi`. The pixel count is checked against `limits` from the page
+    /// size first, so an enormous page is refused before anything is allocated.
+    public func render(page index: Int, dpi: Double = defaultDPI, limits: ImageLimits = .init()) throws(OCRError) -> LeptImage {
+        _ = try pixelSize(page: index, dpi: dpi, limits: limits)
         guard let pix = kordant_pdf_render(handle, Int32(index), dpi) else {
             throw OCRError(.unreadable, path: path, "page \(index + 1) of \(pageCount) could not be rendered")
         }
         return LeptImage(pix)
     }
+}
+
+/// A coordinate in whole pixels. A hostile file's boxes can be enormous or not finite, which
+/// `Int(_:)` would trap on; they are clamped to ±2³¹ (far outside any page we render).
+private func pixels(_ value: Double) -> Int {
+    guard value.isFinite else { return 0 }
+    return Int(min(max(value.rounded(), -2_147_483_648), 2_147_483_647))
 }
