@@ -41,6 +41,9 @@ struct MRZGeometry: Sendable {
     var starts: [Int]
     /// Glyph-like components the lines were built from.
     var evidence: Int
+    /// Built from two lines seen only in part (glare or a fold broke them): its length is a
+    /// guess (44 or 36), and every start that covers what was seen is tried.
+    var partial = false
 }
 
 /// Finds MRZ bands by their texture, not by what OCR says: OCR-B characters at one fixed pitch,
@@ -61,10 +64,21 @@ enum MRZLocator {
 
     /// Candidate bands, most complete first.
     static func locate(pix8: UnsafeMutablePointer<Pix>) -> [MRZGeometry] {
-        let width = Double(pixGetWidth(pix8)), height = Double(pixGetHeight(pix8))
-        let long = max(width, height)
+        let long = Double(max(pixGetWidth(pix8), pixGetHeight(pix8)))
         // Working scale: characters of a page or photo land at roughly 8–40 px.
         let scale = long > 2000 ? 2000 / long : long < 900 ? 2 : 1
+        let bands = locate(pix8: pix8, scale: scale)
+        // A passport filling a tenth of a 12-MP photo has characters of 5–6 px at the working
+        // scale, where its glyphs merge or vanish under the threshold: a large image with no band
+        // seen whole is looked at again at twice the scale.
+        guard scale < 1, !bands.contains(where: { !$0.partial }) else { return bands }
+        let finer = locate(pix8: pix8, scale: min(1, 2 * scale))
+        return finer.contains { !$0.partial } ? finer : bands + finer
+    }
+
+    /// Candidate bands found at `scale`, in source coordinates.
+    static func locate(pix8: UnsafeMutablePointer<Pix>, scale: Double) -> [MRZGeometry] {
+        let long = Double(max(pixGetWidth(pix8), pixGetHeight(pix8)))
         var scaled: UnsafeMutablePointer<Pix>?
         if scale < 1 { scaled = pixScaleAreaMap(pix8, Float(scale), Float(scale)) } else if scale > 1 {
             scaled = pixScaleGrayLI(pix8, Float(scale), Float(scale))
@@ -119,7 +133,8 @@ enum MRZLocator {
         let chains = findChains(glyphs, wide: wide)
         let merged = mergeCollinear(chains)
         var bands = group(merged)
-        if bands.isEmpty {
+        let noneWhole = { !bands.contains { !$0.partial } }
+        if noneWhole() {
             // One line found whole, its partner crossed out by a pen stroke or glare: try the
             // partner one line-spacing above or below; the reader keeps what reads as OCR-B.
             for chain in merged where chain.cells >= 33 {
@@ -135,7 +150,7 @@ enum MRZLocator {
                 }
             }
         }
-        if bands.isEmpty { bands = thirdLines(merged) }
+        if noneWhole() { bands += thirdLines(merged) }
         return bands
     }
 
@@ -408,7 +423,7 @@ enum MRZLocator {
     static func group(_ chains: [Chain]) -> [MRZGeometry] {
         let lines = chains.filter { $0.cells >= 18 }
         guard lines.count >= 2 else { return [] }
-        var results: [MRZGeometry] = []
+        var results: [MRZGeometry] = [], partials: [MRZGeometry] = []
         // Stacks: sort parallel lines by their offset along the normal of the longest.
         var seen = Set<[Int]>()
         for (ri, ref) in lines.enumerated() {
@@ -442,16 +457,23 @@ enum MRZLocator {
                     let ids = window.map(\.0)
                     guard !seen.contains(ids.sorted()) else { continue }
                     seen.insert(ids.sorted())
-                    if let g = geometry(ids.map { lines[$0].aligned(ref.ux, ref.uy) }) { results.append(g) }
+                    let stack = ids.map { lines[$0].aligned(ref.ux, ref.uy) }
+                    if let g = geometry(stack) { results.append(g) } else if size == 2 {
+                        partials += [44, 36].compactMap { geometry(stack, partialLength: $0) }
+                    }
                 }
             }
         }
-        // Most complete first: 3-line TD1 bands before 2-line readings of part of them.
+        // Most complete first: 3-line TD1 bands before 2-line readings of part of them. Two lines
+        // seen in part only where no band was seen whole.
+        if results.isEmpty { results = partials }
         return results.sorted { ($0.evidence, $0.lines.count) > ($1.evidence, $1.lines.count) }
     }
 
-    /// The cell grid of a stack of lines, or nil when their lengths fit no MRZ format.
-    static func geometry(_ stack: [Chain]) -> MRZGeometry? {
+    /// The cell grid of a stack of lines, or nil when their lengths fit no MRZ format. With
+    /// `partialLength`, two lines seen over at least 18 cells but too short for any format are
+    /// taken for that length (``MRZGeometry/partial``).
+    static func geometry(_ stack: [Chain], partialLength: Int? = nil) -> MRZGeometry? {
         guard let ref = stack.max(by: { $0.points.count < $1.points.count }) else { return nil }
         let p0 = ref.points[0]
         let ux = ref.ux, uy = ref.uy, nx = -uy, ny = ux
@@ -472,7 +494,10 @@ enum MRZLocator {
         let span = kMax - kMin + 1
         let longest = indexed.map { ($0.map(\.k).max()! - $0.map(\.k).min()! + 1) }.max()!
         let length: Int
-        if stack.count == 3 {
+        if let partialLength {
+            guard stack.count == 2, longest >= 18, longest < partialLength - 8, span < partialLength else { return nil }
+            length = partialLength
+        } else if stack.count == 3 {
             guard longest >= 24, span <= 33 else { return nil }
             length = 30
         } else if longest >= 39 && span <= 47 {
@@ -504,8 +529,8 @@ enum MRZLocator {
         }
         // Top to bottom along the normal.
         let order = grids.indices.sorted { grids[$0].e + grids[$0].f * grids[$0].t(Double(kMin)) < grids[$1].e + grids[$1].f * grids[$1].t(Double(kMin)) }
-        return MRZGeometry(length: length, lines: order.map { grids[$0] }, starts: Array(starts.prefix(4)),
-                           evidence: indexed.reduce(0) { $0 + $1.count })
+        return MRZGeometry(length: length, lines: order.map { grids[$0] }, starts: partialLength == nil ? Array(starts.prefix(4)) : starts,
+                           evidence: indexed.reduce(0) { $0 + $1.count }, partial: partialLength != nil)
     }
 
     /// Least-squares t = (a·k + b)/(c·k + 1), linearised as t = a·k + b − c·k·t; falls back to

@@ -62,12 +62,23 @@ enum MRZScanner {
         guard let gray = GrayImage(pix8: pix8) else { return nil }
         let bands = MRZLocator.locate(pix8: pix8)
         clock?.mark("mrz.locate")
+        // The eight bands with the most evidence; then, only if none of them reads as an MRZ, two
+        // seen only in part (their length is a guess, and a longer window can only add match).
+        if let mrz = read(bands: Array(bands.filter { !$0.partial }.prefix(8)), gray: gray, tesseract: tesseract, options: options, clock: clock) {
+            return mrz
+        }
+        return read(bands: Array(bands.filter(\.partial).prefix(2)), gray: gray, tesseract: tesseract, options: options, clock: clock)
+    }
+
+    /// The zone read from the best of `bands`, or nil.
+    static func read(bands: [MRZGeometry], gray: GrayImage, tesseract: TesseractHandle?, options: MRZScanOptions,
+                     clock: StepRecorder?) -> MRZ? {
         guard !bands.isEmpty else { return nil }
         // The band, start cell and direction with the most OCR-B-like glyphs: summed match
         // quality, so a whole line beats its better-lit part (glare) and a shifted or flipped
         // grid loses the cells it no longer covers.
         var best: (band: MRZGeometry, start: Int, flipped: Bool, strips: [MRZStrip], cells: [[MRZGlyphScorer.Cell]], distance: Double, matched: Double)?
-        for band in bands.prefix(8) {
+        for band in bands {
             let cellsPerBand = band.length * band.lines.count
             // Each line is sampled once over every start (``MRZLineScorer``). The band read turned
             // by 180° samples the same pixels: its strips are the upright ones in reverse line
