@@ -216,18 +216,22 @@ enum MRZScanner {
     /// taken) reads as characters the format forbids where it starts: the grammar, not the
     /// template match, then says which grid is right. Each line with such characters is read
     /// again one cell either way, and the reading with fewer is kept, with `zone` moved to it (a
-    /// rare, costlier path: Tesseract reads the zone again). Not for OCR-B that is no MRZ at all:
-    /// it breaks the structure in many places, which no shift mends.
+    /// rare, costlier path: Tesseract reads the zone again). A second line read a cell off breaks
+    /// every field it holds; OCR-B that is no MRZ at all breaks the structure on every line, which
+    /// no shift mends, and is left as it is.
     static func realigned(_ zone: inout Rectified, reading: Reading?, gray: GrayImage, tesseract: TesseractHandle?,
                           options: MRZScanOptions) -> Reading? {
-        guard var reading, reading.decoded.hasStructure else { return reading }
+        guard var reading, reading.decoded.hasStructure || Set(reading.decoded.overriddenLines).count == 1 else { return reading }
+        // Mending a reading without the structure must leave little doubt: at most two characters
+        // against the grammar (a band of the wrong length, shifted, also fits better, but not that well).
+        let mended = reading.decoded.hasStructure ? Int.max : 2
         for i in Set(reading.decoded.overriddenLines).sorted() where i < zone.grids.count {
             for start in [zone.start - 1, zone.start, zone.start + 1] where start != zone.lineStarts[i] {
                 var strips = zone.strips, cells = zone.cells
                 strips[i] = MRZStrip(gray: gray, grid: zone.grids[i], start: start, length: zone.length, flipped: zone.flipped)
                 cells[i] = MRZGlyphScorer.score(strips[i])
                 guard let shifted = read(strips, cells, length: zone.length, tesseract: tesseract, options: options, clock: nil),
-                      shifted.decoded.hasStructure,
+                      shifted.decoded.hasStructure, shifted.decoded.overriddenFields.count <= mended,
                       shifted.decoded.overriddenFields.count < reading.decoded.overriddenFields.count else { continue }
                 reading = shifted
                 (zone.strips, zone.cells, zone.lineStarts[i]) = (strips, cells, start)
