@@ -240,9 +240,8 @@ enum MRZScanner {
         return reading
     }
 
-    /// What the readers make of a band's rectified lines: the evidence per cell (templates, the
-    /// learned cell reader, Tesseract), decoded with the format's grammar, Tesseract's letters in
-    /// names and the document's own glyphs. Nil when no format fits.
+    /// A band's lines as read: the format, the decoded lines, the evidence per cell and
+    /// Tesseract's own character per cell (key `line * 1000 + cell`).
     struct Reading {
         var format: MRZ.Format
         var decoded: MRZDecoder.Result
@@ -250,6 +249,9 @@ enum MRZScanner {
         var tesseract: [Int: (Character, Double)]
     }
 
+    /// What the readers make of a band's rectified lines: the evidence per cell (templates, the
+    /// learned cell reader, Tesseract), decoded with the format's grammar, Tesseract's letters in
+    /// names and the document's own glyphs. Nil when no format fits.
     static func read(_ strips: [MRZStrip], _ cells: [[MRZGlyphScorer.Cell]], length: Int, tesseract: TesseractHandle?,
                      options: MRZScanOptions, clock: StepRecorder?) -> Reading? {
         // Evidence per cell: templates, plus Tesseract's reading of the rectified lines.
