@@ -15,6 +15,11 @@ public struct BoundingBox: Sendable, Equatable, Codable {
         self.height = height
     }
 
+    /// Whether the two boxes share any pixel.
+    public func intersects(_ o: BoundingBox) -> Bool {
+        x < o.x + o.width && o.x < x + width && y < o.y + o.height && o.y < y + height
+    }
+
     /// The smallest box holding both.
     public func union(_ o: BoundingBox) -> BoundingBox {
         let x0 = min(x, o.x), y0 = min(y, o.y)
@@ -38,6 +43,7 @@ public enum PageSegmentation: Int32, Sendable, Codable {
     case auto = 3
     case singleBlock = 6
     case singleLine = 7
+    case singleCharacter = 10
     case sparse = 11
 }
 

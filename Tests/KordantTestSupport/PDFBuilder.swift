@@ -9,8 +9,12 @@ public enum PDFBuilder {
         public var width = 612, height = 792
         /// The page's `/MediaBox` as written, instead of `0 0 width height` (hostile sizes).
         public var mediaBox: String?
-        public init(text: String?, width: Int = 612, height: Int = 792, mediaBox: String? = nil) {
-            self.text = text; self.width = width; self.height = height; self.mediaBox = mediaBox
+        /// More text: each string in Helvetica of `size` points with its baseline at (`x`, `y`)
+        /// points from the page's bottom left (a form's labels and values).
+        public var placed: [(x: Int, y: Int, size: Int, text: String)] = []
+        public init(text: String?, width: Int = 612, height: Int = 792, mediaBox: String? = nil,
+                    placed: [(x: Int, y: Int, size: Int, text: String)] = []) {
+            self.text = text; self.width = width; self.height = height; self.mediaBox = mediaBox; self.placed = placed
         }
     }
 
@@ -21,7 +25,8 @@ public enum PDFBuilder {
         objects.append("<< /Type /Pages /Kids [\(pageIds.map { "\($0) 0 R" }.joined(separator: " "))] /Count \(pages.count) >>")
         objects.append("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
         for (i, p) in pages.enumerated() {
-            let content = p.text.map { "BT /F1 36 Tf 72 \(p.height - 120) Td (\($0)) Tj ET" } ?? "0 0 0 rg 72 600 300 40 re f"
+            let content = (p.text.map { "BT /F1 36 Tf 72 \(p.height - 120) Td (\($0)) Tj ET" } ?? "0 0 0 rg 72 600 300 40 re f")
+                + p.placed.map { " BT /F1 \($0.size) Tf \($0.x) \($0.y) Td (\($0.text)) Tj ET" }.joined()
             objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [\(p.mediaBox ?? "0 0 \(p.width) \(p.height)")] /Resources << /Font << /F1 3 0 R >> >> /Contents \(pageIds[i] + 1) 0 R >>")
             objects.append("<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream")
         }

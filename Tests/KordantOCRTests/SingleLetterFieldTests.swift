@@ -1,0 +1,49 @@
+import Foundation
+@testable import KordantOCR
+import KordantTestSupport
+import Testing
+
+/// An identity document's sex is one letter under its label, which Tesseract's page layout often
+/// drops; the worker reads the region under (or beside) the label again as one character. Pages
+/// rendered by poppler from PDFs made at run time, read by real Tesseract.
+@Suite struct SingleLetterFieldTests {
+    /// A card's fields at 300 DPI: labels in 12 pt, values in 16 pt below them.
+    static func card(sex: String?) throws -> LeptImage {
+        var placed: [(x: Int, y: Int, size: Int, text: String)] = [
+            (72, 600, 12, "Surname"), (72, 580, 16, "DOE"), (300, 600, 12, "Sex"), (72, 540, 12, "Nationality"), (72, 520, 16, "UTO"),
+        ]
+        if let sex { placed.append((300, 580, 16, sex)) }
+        let data = PDFBuilder.pdf([PDFBuilder.Page(text: "IDENTITY CARD", placed: placed)])
+        let path = TestScratch.directory.appendingPathComponent("kordant-card-\(getpid())-\(sex ?? "none").pdf").path
+        try data.write(to: URL(fileURLWithPath: path))
+        return try PDFDocument(path: path).render(page: 0, dpi: 300)
+    }
+
+    /// The page's words as read, less the value under "Sex" (as when the layout drops it).
+    static func words(_ worker: OCRWorker, _ image: LeptImage) throws -> [Word] {
+        var options = OCROptions()
+        options.kind = .id
+        let page = try worker.process(image: image, options: options)
+        #expect(page.preprocessing.scale == 1 && page.preprocessing.rotation == 0)
+        let label = try #require(page.words.first { $0.text == "Sex" })
+        return page.words.filter { w in !(w.box.y > label.box.y + label.box.height && abs(w.box.x - label.box.x) < 3 * label.box.height) }
+    }
+
+    @Test func aDroppedLetterIsReadAgain() throws {
+        let worker = try OCRWorker(orientation: false)
+        let image = try Self.card(sex: "F")
+        let field = try #require(try worker.singleLetterSex(try Self.words(worker, image), image: image, resolution: 300))
+        #expect(field.value == .text("F"))
+        // Where the letter is printed: under the label at 300 pt from the left (1250 px).
+        #expect(abs(field.box!.x - 1250) < 40)
+    }
+
+    /// Another letter, or nothing, under the label gives no value: the reading is not forced
+    /// into M, F or X.
+    @Test(arguments: ["P", nil] as [String?])
+    func nothingIsInvented(_ printed: String?) throws {
+        let worker = try OCRWorker(orientation: false)
+        let image = try Self.card(sex: printed)
+        #expect(try worker.singleLetterSex(try Self.words(worker, image), image: image, resolution: 300) == nil)
+    }
+}
