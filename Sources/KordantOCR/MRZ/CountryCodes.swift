@@ -1,6 +1,7 @@
 /// ISO 3166-1 alpha-3 codes and the ICAO 9303 additions (D<< for Germany, British variants,
-/// UN and EU documents, stateless/refugee codes, other issuing organisations, and UTO, the specimen state "Utopia"). An MRZ
-/// issuer or nationality outside this list is a misreading, not a country.
+/// UN and EU documents, stateless/refugee codes, other issuing organisations, and UTO, the
+/// specimen state "Utopia"). An MRZ issuer or nationality outside this list is a misreading,
+/// not a country.
 enum CountryCodes {
     static let all: Set<String> = [
         "ABW", "AFG", "AGO", "AIA", "ALA", "ALB", "AND", "ARE", "ARG", "ARM", "ASM", "ATA", "ATF", "ATG", "AUS",
