@@ -256,6 +256,9 @@ public final class OCRWorker {
         return result
     }
 
+    /// The field extractor's labels for `sex` ("sex", "gender"), as one word's letters.
+    static let sexLabels = Set(Vocabulary.id.first { $0.field == "sex" }?.keys.map { $0.uppercased().filter(\.isLetter) } ?? [])
+
     /// An identity document's sex is one letter under or beside its label, and Tesseract's page
     /// layout often drops a lone letter as noise (dev split: 16 of 30 cards and passport pages
     /// lost it, on clean scans too). Where the label was read and no value, the letter-sized
@@ -264,7 +267,7 @@ public final class OCRWorker {
     /// A reading under confidence 85 is marked for review.
     func singleLetterSex(_ words: [Word], image: LeptImage, resolution: Int) throws(OCRError) -> Field? {
         func key(_ w: Word) -> String { w.text.uppercased().filter(\.isLetter) }
-        guard let label = words.first(where: { ["SEX", "GENDER"].contains(key($0)) }) else { return nil }
+        guard let label = words.first(where: { Self.sexLabels.contains(key($0)) }) else { return nil }
         let h = max(8, label.box.height)
         // The label may run on ("Sex / Sexe", "Sex:"): the value starts after its last piece.
         var end = label.box
