@@ -112,15 +112,24 @@ enum MRZScanner {
         guard var best else { return nil }
         // A line counted one cell off from its partner (its first or last glyph missed by the
         // locator) reads shifted: try each line one cell either way, kept only for a clear gain
-        // (a shift drops the glyph at one end and adds whatever lies past the other).
+        // (a shift drops the glyph at one end and adds whatever lies past the other). The glyph
+        // added must also match at least as well as the one dropped: resampling moves every cell a
+        // little, and on a warped photo that alone can sum to a gain for a shift that drops the
+        // line's first letter for the blank past its end.
         let grids = best.flipped ? best.band.lines.reversed() : best.band.lines
         var starts = [Int](repeating: best.start, count: grids.count)
         for i in grids.indices {
             var lineMatched = matched([best.cells[i]])
+            let original = best.cells[i]
             for delta in [-1, 1] {
                 let strip = MRZStrip(gray: gray, grid: grids[i], start: best.start + delta, length: best.band.length, flipped: best.flipped)
                 let cells = MRZGlyphScorer.score(strip)
                 let m = matched([cells])
+                // Cells are in reading order; a flipped band's grid runs the other way.
+                let forward = (delta > 0) != best.flipped
+                guard let dropped = forward ? original.first : original.last,
+                      let added = forward ? cells.last : cells.first,
+                      matched([[added]]) >= matched([[dropped]]) else { continue }
                 if m > lineMatched + 0.05 {
                     (best.strips[i], best.cells[i], lineMatched, starts[i]) = (strip, cells, m, best.start + delta)
                 }
@@ -327,6 +336,13 @@ enum MRZScanner {
                   let chosen = MRZAlphabet.index(Array(decoded.lines[line])[cell]),
                   let p = TesseractConfusion.probability(read: char, printed: chosen) else { continue }
             if p < 0.01 { decoded.confidence[line][cell] = min(decoded.confidence[line][cell], 0.5) }
+        }
+        // Every MRZ cell holds ink, fillers too: a cell the templates found empty (washed out by
+        // glare, or past a line's end) was not seen, whatever the grammar fills in.
+        for (l, line) in cells.enumerated() where l < decoded.confidence.count {
+            for (c, cell) in line.enumerated() where cell.box == nil && c < decoded.confidence[l].count {
+                decoded.confidence[l][c] = min(decoded.confidence[l][c], 0.5)
+            }
         }
         return Reading(format: format, decoded: decoded, evidence: evidence, tesseract: tesseractReading)
     }
