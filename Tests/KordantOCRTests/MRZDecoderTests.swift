@@ -141,6 +141,28 @@ import Testing
         #expect(!m.valid)
     }
 
+    /// A character against the grammar that only one reader saw (glare leaves an E's remains
+    /// that the templates take for an 8, a date's 2 washed out to a C) is the grammar's best
+    /// choice in the lines, never sure; the same character seen by both readers is printed so
+    /// and stands (the Austrian specimen's expiry check digit is an A).
+    @Test func aCharacterAgainstTheGrammarStandsOnlyWhenBothReadersSeeIt() {
+        var glare = Self.td3
+        glare[1] = String(glare[1].prefix(13)) + "7C08122" + glare[1].dropFirst(20)   // a 4 of the birth date seen as C
+        // The templates lean to 4 among the digits, though sure of the C.
+        var decoder = MRZDecoder(evidence: Self.evidence(glare, doubt: [(1, 14, "4", 5)]))
+        #expect(decoder.decode(format: .td3).lines == glare)                      // no second reader: as seen
+        decoder.secondReading = [1 * 1000 + 14: "4"]
+        let oneReader = decoder.decode(format: .td3)
+        #expect(oneReader.lines == Self.td3, "\(oneReader.lines)")
+        #expect(oneReader.confidence[1][14] <= 0.5 && oneReader.overriddenFields == ["date_of_birth"])
+        #expect(oneReader.overridden.first?.contains("taken as '4'") == true)
+        decoder.secondReading = [1 * 1000 + 14: "C"]
+        let both = decoder.decode(format: .td3)
+        #expect(both.lines == glare && both.overriddenFields == ["date_of_birth"])
+        decoder.secondReading = [:]                                                // Tesseract saw nothing there
+        #expect(decoder.decode(format: .td3).lines == Self.td3)
+    }
+
     /// OCR-B that is not an MRZ: a member card's strip shaped like a TD1 zone and a giro slip's
     /// digits in a passport's shape break the grammar with sure characters in many fields; a real
     /// malformed specimen (two fields) still has the structure.

@@ -19,6 +19,10 @@ struct MRZDecoder {
     /// How much less evidence (in log-score) the second-best passing repair must have than the
     /// best for the best to be made; `.infinity`: only a repair that is the sole passing one.
     var repairMargin = Double.infinity
+    /// The second reader's sure characters (key `line * 1000 + cell`). When given, a character
+    /// against the grammar stands as printed only where the second reader saw it too; when nil,
+    /// wherever the evidence is sure of it.
+    var secondReading: [Int: Character]?
 
     /// What a run of cells may hold. The document code's first letter is fixed by the format
     /// (ICAO 9303): `P` on a passport (TD3), `V` on a visa, `A`, `C` or `I` on a card (TD1, TD2).
@@ -190,10 +194,15 @@ struct MRZDecoder {
                 confidence[span.line][c] = posterior(span.line, c, chosen[span.line][c], Self.allowed(span.kind, offset: i))
             }
         }
-        // A character the evidence is sure of stands even where the format forbids it: such a
-        // document is malformed (its checks and structure then fail), not silently "corrected".
-        // Not for look-alikes the grammar exists to separate (O/0, `<`/K…).
+        // A character the evidence is sure of where the format forbids it (a letter in a date, a
+        // digit in a name). Printed that way, both readers see it: it stands, and the document is
+        // malformed (its checks and structure then fail), never silently "corrected". Seen by one
+        // reader only (glare and fax make the templates sure of an E's remains as an 8), the
+        // format is certain and the grammar's best choice stands in the lines, but the cell is
+        // never sure and the reading says what was seen. Not for look-alikes the grammar exists
+        // to separate (O/0, `<`/K…), which are ordinary doubt.
         var overridden: [String] = [], overriddenFields: [String] = [], overriddenLines: [Int] = []
+        var forbidden: [(Int, Int)] = []
         for span in spans {
             for c in span.range {
                 let now = chosen[span.line][c]
@@ -201,11 +210,17 @@ struct MRZDecoder {
                 guard raw != now, !Self.lookAlike(raw, now) else { continue }
                 let sure = posterior(span.line, c, raw, Self.any)
                 guard sure >= 0.97, posterior(span.line, c, now, Self.any) <= 0.02 else { continue }
-                overridden.append("line \(span.line + 1) col \(c + 1): '\(MRZAlphabet.characters[raw])' where the format allows \(span.field)")
+                let seen = MRZAlphabet.characters[raw]
                 overriddenFields.append(span.field)
                 overriddenLines.append(span.line)
-                chosen[span.line][c] = raw
-                confidence[span.line][c] = sure
+                if let second = secondReading, second[span.line * 1000 + c] != seen {
+                    overridden.append("line \(span.line + 1) col \(c + 1): '\(seen)' seen by one reader where the format allows \(span.field), taken as '\(MRZAlphabet.characters[now])'")
+                    forbidden.append((span.line, c))
+                } else {
+                    overridden.append("line \(span.line + 1) col \(c + 1): '\(seen)' where the format allows \(span.field)")
+                    chosen[span.line][c] = raw
+                    confidence[span.line][c] = sure
+                }
             }
         }
         var lines = chosen.map { String($0.map { MRZAlphabet.characters[$0] }) }
@@ -270,6 +285,7 @@ struct MRZDecoder {
             }
         }
         if repairs.isEmpty { confirmByCheckDigits(format: format, spans: spans, chosen: chosen, confidence: &confidence) }
+        for (line, cell) in forbidden { confidence[line][cell] = min(confidence[line][cell], 0.5) }
         return Result(lines: lines, confidence: confidence, repairs: repairs, repairedCells: repaired, overridden: overridden,
                       overriddenFields: overriddenFields, overriddenLines: overriddenLines)
     }

@@ -292,7 +292,10 @@ enum MRZScanner {
             }
         }
         clock?.mark("mrz.tesseract")
-        guard var (format, decoded) = decode(evidence, length: length, lines: strips.count, options: options) else {
+        // What Tesseract read clearly: a character against the grammar that it saw too is printed so.
+        var sure: [Int: Character]? = tesseract == nil ? nil : [:]
+        for (key, (char, confidence)) in tesseractReading where confidence >= 80 { sure?[key] = char }
+        guard var (format, decoded) = decode(evidence, length: length, lines: strips.count, options: options, secondReading: sure) else {
             return nil
         }
         // Names carry no check digit, and where toner or a fax thins a stroke the templates take
@@ -311,7 +314,7 @@ enum MRZScanner {
                 }
             }
             if !options.adaptation {
-                guard let again = decode(evidence, length: length, lines: strips.count, options: options) else { return nil }
+                guard let again = decode(evidence, length: length, lines: strips.count, options: options, secondReading: sure) else { return nil }
                 (format, decoded) = again
             }
         }
@@ -322,7 +325,7 @@ enum MRZScanner {
                                                       minConfidence: options.prototypeConfidence)
             MRZAdaptation.adapt(&evidence, cells: cells, prototypes: prototypes, format: format,
                                 temperature: options.adaptationTemperature)
-            guard let again = decode(evidence, length: length, lines: strips.count, options: options) else { return nil }
+            guard let again = decode(evidence, length: length, lines: strips.count, options: options, secondReading: sure) else { return nil }
             (format, decoded) = again
         }
         // Read twice, decide once: where Tesseract clearly read something it reads for the chosen
@@ -348,8 +351,10 @@ enum MRZScanner {
     }
 
     /// The format (from the band's shape and the document code) and the decoded lines.
-    static func decode(_ evidence: [[[Double]]], length: Int, lines: Int, options: MRZScanOptions) -> (MRZ.Format, MRZDecoder.Result)? {
+    static func decode(_ evidence: [[[Double]]], length: Int, lines: Int, options: MRZScanOptions,
+                       secondReading: [Int: Character]? = nil) -> (MRZ.Format, MRZDecoder.Result)? {
         var decoder = MRZDecoder(evidence: evidence)
+        decoder.secondReading = secondReading
         decoder.confident = options.confidentCharacter
         decoder.repairGap = options.repairGap
         decoder.repairMargin = options.repairMargin
