@@ -41,6 +41,8 @@ struct MRZGeometry: Sendable {
     var starts: [Int]
     /// Glyph-like components the lines were built from.
     var evidence: Int
+    /// Glyphs seen per cell of the band (1: every cell).
+    var completeness: Double { Double(evidence) / Double(length * lines.count) }
     /// Built from two lines seen only in part (glare or a fold broke them): its length is a
     /// guess (44 or 36), and every start that covers what was seen is tried.
     var partial = false
@@ -71,13 +73,41 @@ enum MRZLocator {
         // A passport filling a tenth of a 12-MP photo has characters of 5–6 px at the working
         // scale, where its glyphs merge or vanish under the threshold: a large image with no band
         // seen whole is looked at again at twice the scale.
-        guard scale < 1, !bands.contains(where: { !$0.partial }) else { return bands }
-        let finer = locate(pix8: pix8, scale: min(1, 2 * scale))
-        return finer.contains { !$0.partial } ? finer : bands + finer
+        var found = bands
+        if scale < 1, !bands.contains(where: { !$0.partial }) {
+            let finer = locate(pix8: pix8, scale: min(1, 2 * scale))
+            found = finer.contains { !$0.partial } ? finer : bands + finer
+        }
+        // A pale photocopy's thin grey strokes fall apart into specks under the usual threshold
+        // (the speckle is as dark as they are): with no band seen whole and nearly complete, on an
+        // image with no black in it, look once more with a threshold that keeps more ink. Only
+        // then: on glare it joins washed-out glyphs to the haze, and printed or scanned pages with
+        // black ink (whose darkest 0.5 % is under 40 of 255; dev photocopies' 66–108) need not pay.
+        guard !found.contains(where: { !$0.partial && $0.completeness >= 0.85 }), darkest(pix8, fraction: 0.005) >= 50 else {
+            return found
+        }
+        return found + locate(pix8: pix8, scale: scale, factor: 0.2).filter { !$0.partial }
     }
 
-    /// Candidate bands found at `scale`, in source coordinates.
-    static func locate(pix8: UnsafeMutablePointer<Pix>, scale: Double) -> [MRZGeometry] {
+    /// The grey level under which `fraction` of the image lies (sampled every 4th pixel).
+    static func darkest(_ pix8: UnsafeMutablePointer<Pix>, fraction: Double) -> Int {
+        let histogram = pixGetGrayHistogram(pix8, 4)
+        guard let histogram else { return 0 }
+        defer { var owned: UnsafeMutablePointer<Numa>? = histogram; numaDestroy(&owned) }
+        var total: Float = 0, running: Float = 0
+        numaGetSum(histogram, &total)
+        for v in 0..<256 {
+            var count: Float = 0
+            numaGetFValue(histogram, Int32(v), &count)
+            running += count
+            if Double(running) > fraction * Double(total) { return v }
+        }
+        return 255
+    }
+
+    /// Candidate bands found at `scale`, in source coordinates. `factor` is the local threshold's
+    /// (Sauvola's k); below the usual 0.34 only one pass is made, without the stretched look.
+    static func locate(pix8: UnsafeMutablePointer<Pix>, scale: Double, factor: Float = 0.34) -> [MRZGeometry] {
         let long = Double(max(pixGetWidth(pix8), pixGetHeight(pix8)))
         var scaled: UnsafeMutablePointer<Pix>?
         if scale < 1 { scaled = pixScaleAreaMap(pix8, Float(scale), Float(scale)) } else if scale > 1 {
@@ -86,15 +116,14 @@ enum MRZLocator {
         defer { if scaled != nil { pixDestroy(&scaled) } }
         guard let work = scaled ?? Optional(pix8) else { return [] }
         let workLong = long * scale
-        var bands = find(in: work, workLong: workLong)
+        var bands = find(in: work, workLong: workLong, factor: factor)
         // Glare or a pale print leaves part of the band too faint for the local threshold (and the
         // band found shorter than it is): look again on a copy whose contrast is stretched tile by
         // tile; the reader keeps whichever band reads as the most OCR-B.
-        func completeness(_ g: MRZGeometry) -> Double { Double(g.evidence) / Double(g.length * g.lines.count) }
-        if let stretched = pixContrastNorm(nil, work, 40, 40, 12, 2, 2) {
+        if factor == 0.34, let stretched = pixContrastNorm(nil, work, 40, 40, 12, 2, 2) {
             // Kept only where it adds something: no band found whole, or a longer one (the first
             // pass's geometry of a clear band is the more exact).
-            let whole = bands.filter { completeness($0) >= 0.85 }
+            let whole = bands.filter { $0.completeness >= 0.85 }
             let longest = whole.map(\.length).max() ?? 0
             bands += find(in: stretched, workLong: workLong).filter { whole.isEmpty || $0.length > longest }
             bands.sort { ($0.evidence, $0.lines.count) > ($1.evidence, $1.lines.count) }
@@ -115,8 +144,8 @@ enum MRZLocator {
     }
 
     /// Bands among the connected components of one locally thresholded copy (working scale).
-    static func find(in work: UnsafeMutablePointer<Pix>, workLong: Double) -> [MRZGeometry] {
-        var binary = Sauvola.binarize(work, whsize: 12, factor: 0.34)
+    static func find(in work: UnsafeMutablePointer<Pix>, workLong: Double, factor: Float = 0.34) -> [MRZGeometry] {
+        var binary = Sauvola.binarize(work, whsize: 12, factor: factor)
         guard binary != nil else { return [] }
         defer { pixDestroy(&binary) }
         guard let boxa = pixConnCompBB(binary, 8) else { return [] }
