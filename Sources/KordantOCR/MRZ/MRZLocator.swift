@@ -125,8 +125,13 @@ enum MRZLocator {
             // pass's geometry of a clear band is the more exact).
             let whole = bands.filter { $0.completeness >= 0.85 }
             let longest = whole.map(\.length).max() ?? 0
-            bands += find(in: stretched, workLong: workLong).filter { whole.isEmpty || $0.length > longest }
-            bands.sort { ($0.evidence, $0.lines.count) > ($1.evidence, $1.lines.count) }
+            let more = find(in: stretched, workLong: workLong).filter { whole.isEmpty || $0.length > longest }
+            let byEvidence: (MRZGeometry, MRZGeometry) -> Bool = { ($0.evidence, $0.lines.count) > ($1.evidence, $1.lines.count) }
+            // A band seen whole stays ahead of what the stretched copy adds: on a textured
+            // background (a woven cloth, a checked table) the stretch turns the texture into dozens
+            // of long fixed-pitch "bands" with more evidence than a short real zone, and the
+            // reader tries only the first eight.
+            bands = whole.isEmpty ? (bands + more).sorted(by: byEvidence) : bands.sorted(by: byEvidence) + more.sorted(by: byEvidence)
             var owned: UnsafeMutablePointer<Pix>? = stretched
             pixDestroy(&owned)
         }
