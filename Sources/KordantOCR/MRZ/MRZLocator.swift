@@ -80,9 +80,10 @@ enum MRZLocator {
         }
         // A pale photocopy's thin grey strokes fall apart into specks under the usual threshold
         // (the speckle is as dark as they are): with no band seen whole and nearly complete, on an
-        // image with no black in it, look once more with a threshold that keeps more ink. Only
-        // then: on glare it joins washed-out glyphs to the haze, and printed or scanned pages with
-        // black ink (whose darkest 0.5 % is under 40 of 255; dev photocopies' 66–108) need not pay.
+        // image with no black in it (its darkest 0.5 % at 50 of 255 or paler), look once more with
+        // a threshold that keeps more ink. Only then: on glare it joins washed-out glyphs to the
+        // haze, and printed or scanned pages with black ink (darkest 0.5 % at 0–35 in
+        // TestDocuments; dev photocopies 66–108) need not pay.
         guard !found.contains(where: { !$0.partial && $0.completeness >= 0.85 }), darkest(pix8, fraction: 0.005) >= 50 else {
             return found
         }
