@@ -15,6 +15,45 @@ import Testing
         return try JSONDecoder().decode(Truth.self, from: data).fields.mrz
     }
 
+    /// Characters of `lines` that differ from `truth`, position by position.
+    static func wrongCharacters(_ lines: [String], _ truth: [String]) -> Int {
+        zip(lines.joined(), truth.joined()).filter { $0 != $1 }.count
+    }
+
+    /// A TestDocuments page's zone as the reader samples it: its band, and the start and direction
+    /// at which the readers give the lines as printed.
+    struct PrintedZone {
+        let gray: GrayImage
+        let band: MRZGeometry
+        let start: Int
+        let flipped: Bool
+
+        /// The band's lines sampled at `start`, with line `line` moved `shift` cells.
+        func rectified(line: Int = 0, shift: Int = 0) -> MRZScanner.Rectified {
+            let grids = flipped ? band.lines.reversed() : band.lines
+            var starts = grids.map { _ in start }
+            starts[line] += shift
+            let strips = grids.indices.map { MRZStrip(gray: gray, grid: grids[$0], start: starts[$0], length: band.length, flipped: flipped) }
+            return MRZScanner.Rectified(grids: grids, start: start, lineStarts: starts, length: band.length, flipped: flipped,
+                                        strips: strips, cells: strips.map { MRZGlyphScorer.score($0) })
+        }
+    }
+
+    static func printedZone(_ file: String, truth: [String], tesseract: TesseractHandle) throws -> PrintedZone {
+        let image = try ImageLoader.load(path: root + "/TestDocuments/" + file)[0]
+        let pix8 = LeptImage(try #require(pixConvertTo8(image.pix, 0)))
+        let gray = try #require(GrayImage(pix8: pix8.pix))
+        let band = try #require(MRZLocator.locate(pix8: pix8.pix).first)
+        for start in band.starts { for flipped in [false, true] {
+            let zone = PrintedZone(gray: gray, band: band, start: start, flipped: flipped)
+            let z = zone.rectified()
+            if MRZScanner.read(z.strips, z.cells, length: z.length, tesseract: tesseract, options: .init(), clock: nil)?.decoded.lines == truth {
+                return zone
+            }
+        } }
+        throw POSIXError(.ENOENT, userInfo: [NSLocalizedDescriptionKey: "\(file): the zone is read as printed at no start"])
+    }
+
     static let idImages = ["passport_td3", "idcard_td1"].flatMap { d in
         ["clean.png", "noisy.jpg", "lowres.png", "rot180.png", "skewp2.5.png"].map { "\(d).\($0)" }
     }
@@ -65,36 +104,15 @@ import Testing
     /// that line again one cell either way and keeps the grid that reads as the format says.
     @Test(arguments: [(0, 1), (0, -1), (1, 1), (1, -1)])
     func aLineOneCellOffIsRealignedByTheGrammar(line: Int, offset: Int) throws {
-        let image = try ImageLoader.load(path: Self.root + "/TestDocuments/passport_td3.clean.png")[0]
-        struct Truth: Decodable { struct Fields: Decodable { let mrz: [String] }; let fields: Fields }
-        let truth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: URL(fileURLWithPath: Self.root + "/TestDocuments/passport_td3.truth.json"))).fields
-        let pix8 = LeptImage(try #require(pixConvertTo8(image.pix, 0)))
-        let gray = try #require(GrayImage(pix8: pix8.pix))
-        let band = try #require(MRZLocator.locate(pix8: pix8.pix).first)
+        let truth = try Self.truth("passport_td3")
         let tesseract = try TesseractHandle()
-        func zone(_ start: Int, flipped: Bool, shift: Int) -> MRZScanner.Rectified {
-            let grids = flipped ? band.lines.reversed() : band.lines
-            var starts = grids.map { _ in start }
-            starts[line] += shift
-            let strips = grids.indices.map { MRZStrip(gray: gray, grid: grids[$0], start: starts[$0], length: band.length, flipped: flipped) }
-            return MRZScanner.Rectified(grids: grids, start: start, lineStarts: starts, length: band.length, flipped: flipped,
-                                        strips: strips, cells: strips.map { MRZGlyphScorer.score($0) })
-        }
-        // The start and direction that read the zone as printed.
-        var found: (Int, Bool)?
-        for start in band.starts { for flipped in [false, true] {
-            let z = zone(start, flipped: flipped, shift: 0)
-            if MRZScanner.read(z.strips, z.cells, length: z.length, tesseract: tesseract, options: .init(), clock: nil)?.decoded.lines == truth.mrz {
-                found = (start, flipped)
-            }
-        } }
-        let (start, flipped) = try #require(found)
-        var off = zone(start, flipped: flipped, shift: offset)
+        let zone = try Self.printedZone("passport_td3.clean.png", truth: truth, tesseract: tesseract)
+        var off = zone.rectified(line: line, shift: offset)
         let misread = try #require(MRZScanner.read(off.strips, off.cells, length: off.length, tesseract: tesseract, options: .init(), clock: nil))
-        #expect(misread.decoded.lines != truth.mrz && Set(misread.decoded.overriddenLines) == [line])
-        let realigned = MRZScanner.realigned(&off, reading: misread, gray: gray, tesseract: tesseract, options: .init())
-        #expect(realigned?.decoded.lines == truth.mrz)
-        #expect(off.lineStarts == [start, start])
+        #expect(misread.decoded.lines != truth && Set(misread.decoded.overriddenLines) == [line])
+        let realigned = MRZScanner.realigned(&off, reading: misread, gray: zone.gray, tesseract: tesseract, options: .init())
+        #expect(realigned?.decoded.lines == truth)
+        #expect(off.lineStarts == [zone.start, zone.start])
     }
 
     /// A card photographed under glare with its zone slightly warped (dev page 144 of
@@ -123,7 +141,7 @@ import Testing
         #expect(MRZLocator.darkest(pix8.pix, fraction: 0.005) >= 50)
         let mrz = try #require(MRZScanner.scan(image, tesseract: try TesseractHandle()))
         let truth = ["P<GBRWANJIRU<<NJERI<<<<<<<<<<<<<<<<<<<<<<<<<", "G686016841GBR5808016F3609024<<<<<<<<<<<<<<<4"]
-        let wrong = zip(mrz.lines.joined(), truth.joined()).filter { $0 != $1 }.count
+        let wrong = Self.wrongCharacters(mrz.lines, truth)
         #expect(mrz.format == .td3 && wrong <= 1, "\(mrz.lines)")
         #expect(!mrz.valid || mrz.lines == truth)
         // Printed pages have black ink: they never pay for the second look.
@@ -144,7 +162,7 @@ import Testing
         #expect(complete.prefix(8).contains { $0.length == 36 })
         let mrz = try #require(MRZScanner.scan(image, tesseract: try TesseractHandle()))
         let truth = ["ACMARRAGHUNATHAN<<VENKATA<SATYA<SAI<", "Z360365424MAR4312194M3605152<<<<<<<0"]
-        let wrong = zip(mrz.lines.joined(), truth.joined()).filter { $0 != $1 }.count
+        let wrong = Self.wrongCharacters(mrz.lines, truth)
         #expect(mrz.format == .td2 && wrong <= 2, "\(mrz.lines)")
         #expect(!mrz.valid || mrz.lines == truth)
     }
@@ -153,26 +171,15 @@ import Testing
     /// sure character, whatever the other readers and the grammar make of it, so a zone with one
     /// is never valid.
     @Test func aCellWithoutInkIsNeverSure() throws {
-        let image = try ImageLoader.load(path: Self.root + "/TestDocuments/idcard_td1.clean.png")[0]
-        let pix8 = LeptImage(try #require(pixConvertTo8(image.pix, 0)))
-        let gray = try #require(GrayImage(pix8: pix8.pix))
-        let band = try #require(MRZLocator.locate(pix8: pix8.pix).first)
         let tesseract = try TesseractHandle()
-        let truth = try Self.truth("idcard_td1")
-        for start in band.starts { for flipped in [false, true] {
-            let grids = flipped ? band.lines.reversed() : band.lines
-            let strips = grids.map { MRZStrip(gray: gray, grid: $0, start: start, length: band.length, flipped: flipped) }
-            var cells = strips.map { MRZGlyphScorer.score($0) }
-            guard let clean = MRZScanner.read(strips, cells, length: band.length, tesseract: tesseract, options: .init(), clock: nil),
-                  clean.decoded.lines == truth else { continue }
-            #expect(clean.decoded.confidence[2][29] > 0.9)
-            // The last filler of the name line, as the templates see a cell with no ink.
-            cells[2][29] = MRZGlyphScorer.Cell(distances: [Double](repeating: .infinity, count: MRZAlphabet.count), box: nil)
-            let blank = try #require(MRZScanner.read(strips, cells, length: band.length, tesseract: tesseract, options: .init(), clock: nil))
-            #expect(blank.decoded.confidence[2][29] <= 0.5)
-            return
-        } }
-        Issue.record("the clean card's zone was not read as printed at any start")
+        let zone = try Self.printedZone("idcard_td1.clean.png", truth: try Self.truth("idcard_td1"), tesseract: tesseract).rectified()
+        var cells = zone.cells
+        let clean = try #require(MRZScanner.read(zone.strips, cells, length: zone.length, tesseract: tesseract, options: .init(), clock: nil))
+        #expect(clean.decoded.confidence[2][29] > 0.9)
+        // The last filler of the name line, as the templates see a cell with no ink.
+        cells[2][29] = MRZGlyphScorer.Cell(distances: [Double](repeating: .infinity, count: MRZAlphabet.count), box: nil)
+        let blank = try #require(MRZScanner.read(zone.strips, cells, length: zone.length, tesseract: tesseract, options: .init(), clock: nil))
+        #expect(blank.decoded.confidence[2][29] <= 0.5)
     }
 
     /// A passport filling a small part of a large photo (its characters 4 px tall at the working
@@ -209,7 +216,7 @@ import Testing
         let truth = ["P<UTOLINDQVIST<<ASTRID<HELENA<<<<<<<<<<<<<<<", "X4R7291045UTO8502142F3206113<<<<<<<<<<<<<<06"]
         // The faintest cells may be misread (the last check digits sit deepest in the glare), but
         // the zone is found whole, in place, and never valid unless read exactly.
-        let wrong = zip(mrz.lines.joined(), truth.joined()).filter { $0 != $1 }.count
+        let wrong = Self.wrongCharacters(mrz.lines, truth)
         #expect(mrz.lines.map(\.count) == [44, 44] && wrong <= 2, "\(mrz.lines)")
         #expect(!mrz.valid || mrz.lines == truth)
     }

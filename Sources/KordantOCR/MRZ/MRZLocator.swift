@@ -64,6 +64,9 @@ enum MRZLocator {
         var k: Int
     }
 
+    /// The local threshold's k (Sauvola) for every page, and for the second look at pale images.
+    static let usualFactor: Float = 0.34, paleFactor: Float = 0.2
+
     /// Candidate bands, most complete first.
     static func locate(pix8: UnsafeMutablePointer<Pix>) -> [MRZGeometry] {
         let long = Double(max(pixGetWidth(pix8), pixGetHeight(pix8)))
@@ -87,7 +90,7 @@ enum MRZLocator {
         guard !found.contains(where: { !$0.partial && $0.completeness >= 0.85 }), darkest(pix8, fraction: 0.005) >= 50 else {
             return found
         }
-        return found + locate(pix8: pix8, scale: scale, factor: 0.2).filter { !$0.partial }
+        return found + locate(pix8: pix8, scale: scale, factor: paleFactor).filter { !$0.partial }
     }
 
     /// The grey level under which `fraction` of the image lies (sampled every 4th pixel).
@@ -107,8 +110,8 @@ enum MRZLocator {
     }
 
     /// Candidate bands found at `scale`, in source coordinates. `factor` is the local threshold's
-    /// (Sauvola's k); below the usual 0.34 only one pass is made, without the stretched look.
-    static func locate(pix8: UnsafeMutablePointer<Pix>, scale: Double, factor: Float = 0.34) -> [MRZGeometry] {
+    /// (Sauvola's k); at any other than ``usualFactor`` only one pass is made, without the stretched look.
+    static func locate(pix8: UnsafeMutablePointer<Pix>, scale: Double, factor: Float = usualFactor) -> [MRZGeometry] {
         let long = Double(max(pixGetWidth(pix8), pixGetHeight(pix8)))
         var scaled: UnsafeMutablePointer<Pix>?
         if scale < 1 { scaled = pixScaleAreaMap(pix8, Float(scale), Float(scale)) } else if scale > 1 {
@@ -121,7 +124,7 @@ enum MRZLocator {
         // Glare or a pale print leaves part of the band too faint for the local threshold (and the
         // band found shorter than it is): look again on a copy whose contrast is stretched tile by
         // tile; the reader keeps whichever band reads as the most OCR-B.
-        if factor == 0.34, let stretched = pixContrastNorm(nil, work, 40, 40, 12, 2, 2) {
+        if factor == usualFactor, let stretched = pixContrastNorm(nil, work, 40, 40, 12, 2, 2) {
             // Kept only where it adds something: no band found whole, or a longer one (the first
             // pass's geometry of a clear band is the more exact).
             let whole = bands.filter { $0.completeness >= 0.85 }
@@ -150,7 +153,7 @@ enum MRZLocator {
     }
 
     /// Bands among the connected components of one locally thresholded copy (working scale).
-    static func find(in work: UnsafeMutablePointer<Pix>, workLong: Double, factor: Float = 0.34) -> [MRZGeometry] {
+    static func find(in work: UnsafeMutablePointer<Pix>, workLong: Double, factor: Float = usualFactor) -> [MRZGeometry] {
         var binary = Sauvola.binarize(work, whsize: 12, factor: factor)
         guard binary != nil else { return [] }
         defer { pixDestroy(&binary) }
