@@ -90,7 +90,11 @@ enum MRZLocator {
         guard !found.contains(where: { !$0.partial && $0.completeness >= 0.85 }), darkest(pix8, fraction: 0.005) >= 50 else {
             return found
         }
-        return found + locate(pix8: pix8, scale: scale, factor: paleFactor).filter { !$0.partial }
+        // What the usual look found is then all in part, incomplete or guessed (a TD1's third line
+        // tried one spacing on), and the reader tries only the first eight: a band the pale look
+        // sees whole and nearly complete goes ahead of it.
+        let pale = locate(pix8: pix8, scale: scale, factor: paleFactor).filter { !$0.partial }
+        return pale.filter { $0.completeness >= 0.85 } + found + pale.filter { $0.completeness < 0.85 }
     }
 
     /// The grey level under which `fraction` of the image lies (sampled every 4th pixel).
