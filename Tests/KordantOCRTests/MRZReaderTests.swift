@@ -192,6 +192,36 @@ import Testing
         #expect(!mrz.valid || mrz.lines == truth)
     }
 
+    /// A page photographed at an angle leans its glyphs. TestDocuments' passport and card,
+    /// sheared by 20° (and halved, softened): sampled upright, their cells match OCR-B too
+    /// poorly to be taken for a zone, or read badly; the reader finds the slant the glyphs lean
+    /// by (tan 20° ≈ 0.36 pixels along per pixel across) and reads both exactly.
+    @Test(arguments: [("passport_td3", "X4R7291045UTO8502142F3206113<<<<<<<<<<<<<<06"),
+                      ("idcard_td1", "I<UTOT7B0443150<<<<<<<<<<<<<<<")])
+    func leaningGlyphsAreReadAlongTheirSlant(document: String, line: String) throws {
+        let image = try ImageLoader.load(path: Self.root + "/TestDocuments/\(document).clean.png")[0]
+        let gray = LeptImage(try #require(pixConvertTo8(image.pix, 0)))
+        // White margins wide enough that the shear clips nothing.
+        let margin = pixGetHeight(gray.pix) / 4
+        let padded = LeptImage(try #require(pixAddBorderGeneral(gray.pix, margin, margin, 0, 0, 255)))
+        let sheared = LeptImage(try #require(pixHShearCenter(nil, padded.pix, Float(20 * Double.pi / 180), Int32(L_BRING_IN_WHITE))))
+        let half = LeptImage(try #require(pixScale(sheared.pix, 0.5, 0.5)))
+        let photo = LeptImage(try #require(pixBlockconv(half.pix, 1, 1)))
+        let tesseract = try TesseractHandle()
+        var upright = MRZScanOptions()
+        upright.slantSearch = false
+        // Sampled upright, the leaning glyphs match OCR-B too poorly to be taken for a zone, or
+        // read with many characters wrong.
+        let truth = try Self.truth(document)
+        if let before = MRZScanner.scan(photo, tesseract: tesseract, options: upright) {
+            #expect(Self.wrongCharacters(before.lines, truth) >= 5 && !before.valid)
+        }
+        let mrz = try #require(MRZScanner.scan(photo, tesseract: tesseract))
+        #expect(mrz.lines == truth)
+        #expect(mrz.lines.contains(line))
+        #expect(mrz.checks.allSatisfy { $0.valid })
+    }
+
     /// Every MRZ cell holds ink, the fillers too: a cell the templates found empty is never a
     /// sure character, whatever the other readers and the grammar make of it, so a zone with one
     /// is never valid.

@@ -33,6 +33,9 @@ struct MRZStrip {
         var px = [Float](repeating: 255, count: length * P * S)
         let sign = flipped ? -1.0 : 1.0
         let ux = grid.ux * sign, uy = grid.uy * sign, nx = grid.nx * sign, ny = grid.ny * sign
+        // The slanted upright axis n + shear·u; turned by 180° both vectors flip, so the same
+        // shear holds and ``turned()`` stays exact.
+        let sx = nx + grid.shear * ux, sy = ny + grid.shear * uy
         for j in 0..<length {
             let k = Double(flipped ? start + length - 1 - j : start + j)
             let (cx, cy) = grid.centre(k)
@@ -40,7 +43,7 @@ struct MRZStrip {
             let unit = pitch / Double(P)
             for py in 0..<S {
                 let ay = (Double(py) + 0.5 - Double(S) / 2) * unit
-                let bx = cx + nx * ay, by = cy + ny * ay
+                let bx = cx + sx * ay, by = cy + sy * ay
                 let row = py * length * P + j * P
                 for qx in 0..<P {
                     let ax = (Double(qx) + 0.5 - Double(P) / 2) * unit

@@ -13,6 +13,9 @@ struct MRZLineGrid: Sendable {
     var ux: Double, uy: Double
     var a: Double, b: Double, c: Double
     var e: Double, f: Double
+    /// Slant of the glyphs' upright axis: pixels along the line per pixel across it (0: upright).
+    /// A page photographed at an angle leans its glyphs; the reader measures this per band.
+    var shear = 0.0
 
     /// Normal pointing "down" from the line (u turned 90° clockwise in image coordinates).
     var nx: Double { -uy }

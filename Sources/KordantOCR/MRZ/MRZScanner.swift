@@ -36,6 +36,9 @@ public struct MRZScanOptions: Sendable {
     public var adaptationTemperature = 0.006
     /// A cell lends its glyph to a prototype at this posterior or above.
     public var prototypeConfidence = 0.97
+    /// Sample a band along the slant its glyphs lean by (a page photographed at an angle), not
+    /// only upright (``MRZScanner/deslanted(_:start:flipped:gray:matched:)``).
+    public var slantSearch = true
     /// Return what each reader saw in each cell (``MRZ/cellReadings``): a diagnostic.
     public var keepCellReadings = false
 
@@ -122,6 +125,13 @@ enum MRZScanner {
         // added must also match at least as well as the one dropped: resampling moves every cell a
         // little, and on a warped photo that alone can sum to a gain for a shift that drops the
         // line's first letter for the blank past its end.
+        // A page photographed at an angle leans its glyphs (its verticals converge), and cells
+        // sampled upright cut them: the band is sampled again along a few slants, one for all
+        // its lines, and kept at the slant whose cells match OCR-B best, upright unless another
+        // clearly gains.
+        if options.slantSearch, let slanted = deslanted(best.band, start: best.start, flipped: best.flipped, gray: gray, matched: best.matched) {
+            (best.band.lines, best.strips, best.cells, best.matched) = slanted
+        }
         let grids = best.flipped ? best.band.lines.reversed() : best.band.lines
         var starts = [Int](repeating: best.start, count: grids.count)
         for i in grids.indices {
@@ -215,6 +225,44 @@ enum MRZScanner {
         guard readable * 10 >= decoded.confidence.flatMap({ $0 }).count * 6, clear >= 3 else { return nil }
         return mrz
     }
+
+    /// Slants tried, upright included: pixels along the line per pixel across (±0.36 is about
+    /// ±20°, past the lean of a page photographed 25° off square).
+    static let slants = [-0.36, -0.24, -0.12, 0, 0.12, 0.24, 0.36]
+
+    /// The band's lines, strips and cells sampled along the slant whose cells match OCR-B best,
+    /// or nil when the upright sampling (`matched`) stays. A slant is taken only where the match
+    /// peaks: falling away from it on both sides over the next two steps, and above the upright
+    /// by ``slantGainPerCell`` per cell. On a very blurred page the match barely depends on the
+    /// slant and wanders, and a far slant that happens to score higher reads worse.
+    static func deslanted(_ band: MRZGeometry, start: Int, flipped: Bool, gray: GrayImage, matched current: Double)
+        -> (lines: [MRZLineGrid], strips: [MRZStrip], cells: [[MRZGlyphScorer.Cell]], matched: Double)? {
+        typealias Sampled = (lines: [MRZLineGrid], strips: [MRZStrip], cells: [[MRZGlyphScorer.Cell]], matched: Double)
+        func sample(_ shear: Double) -> Sampled {
+            var lines = band.lines
+            for i in lines.indices { lines[i].shear = shear }
+            let strips = (flipped ? lines.reversed() : lines).map {
+                MRZStrip(gray: gray, grid: $0, start: start, length: band.length, flipped: flipped)
+            }
+            let cells = strips.map(MRZGlyphScorer.score)
+            return (lines, strips, cells, matched(cells))
+        }
+        let sampled: [Sampled?] = slants.map { $0 == 0 ? nil : sample($0) }
+        let value = slants.indices.map { sampled[$0]?.matched ?? current }
+        let top = value.indices.max { value[$0] < value[$1] }!
+        guard slants[top] != 0, value[top] > current + slantGainPerCell * Double(band.length * band.lines.count) else { return nil }
+        for j in (top + 1)..<min(top + 3, value.count) where value[j] >= value[j - 1] { return nil }
+        for j in stride(from: top - 1, through: max(0, top - 2), by: -1) where value[j] >= value[j + 1] { return nil }
+        var found = sampled[top]!
+        for shear in [slants[top] - 0.06, slants[top] + 0.06] {
+            let r = sample(shear)
+            if r.matched > found.matched { found = r }
+        }
+        return found
+    }
+
+    /// Match gained per cell for a slant to replace the upright sampling.
+    static let slantGainPerCell = 0.002
 
     /// A band's lines as sampled for reading: each line's grid, the cell each line starts at
     /// (`start`, or one either side where the template match moved it), and its strips and cells.
