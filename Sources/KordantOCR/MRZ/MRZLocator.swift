@@ -46,6 +46,8 @@ struct MRZGeometry: Sendable {
     var evidence: Int
     /// Glyphs seen per cell of the band (1: every cell).
     var completeness: Double { Double(evidence) / Double(length * lines.count) }
+    /// Seen whole and nearly complete: not ``partial``, and a glyph in at least 85% of its cells.
+    var seenWhole: Bool { !partial && completeness >= 0.85 }
     /// Built from two lines seen only in part (glare or a fold broke them): its length is a
     /// guess (44 or 36), and every start that covers what was seen is tried.
     var partial = false
@@ -90,14 +92,14 @@ enum MRZLocator {
         // a threshold that keeps more ink. Only then: on glare it joins washed-out glyphs to the
         // haze, and printed or scanned pages with black ink (darkest 0.5 % at 0–35 in
         // TestDocuments; dev photocopies 66–108) need not pay.
-        guard !found.contains(where: { !$0.partial && $0.completeness >= 0.85 }), darkest(pix8, fraction: 0.005) >= 50 else {
+        guard !found.contains(where: \.seenWhole), darkest(pix8, fraction: 0.005) >= 50 else {
             return found
         }
         // What the usual look found is then all in part, incomplete or guessed (a TD1's third line
         // tried one spacing on), and the reader tries only the first eight: a band the pale look
         // sees whole and nearly complete goes ahead of it.
         let pale = locate(pix8: pix8, scale: scale, factor: paleFactor).filter { !$0.partial }
-        return pale.filter { $0.completeness >= 0.85 } + found + pale.filter { $0.completeness < 0.85 }
+        return pale.filter(\.seenWhole) + found + pale.filter { !$0.seenWhole }
     }
 
     /// The grey level under which `fraction` of the image lies (sampled every 4th pixel).
