@@ -155,9 +155,9 @@ import Testing
     /// A real passport photographed on a printed page, with annotation arrows drawn over its
     /// zone (../shared/data/mrz, when present; not copied here). Under the usual threshold its
     /// soft, bold glyphs do not chain into whole lines, and the locator sees only pieces and
-    /// guessed TD1 bands; the pale look sees both lines whole. That band goes ahead of the guesses (the reader tries
-    /// eight), and though its glyphs sit just above the usual distance bound, a band chained cell
-    /// by cell to full length is held to the looser one: read exactly.
+    /// guessed TD1 bands; the pale look sees both lines whole. That band goes ahead of the
+    /// guesses (the reader tries eight), and though its glyphs sit just above the usual distance
+    /// bound, a band chained cell by cell to full length is held to the looser one: read exactly.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: realMRZ + "/truth.json"), "../shared/data/mrz absent"))
     func aZoneSeenWholeOnlyByThePaleLookIsReadFirst() throws {
         let image = try ImageLoader.load(path: Self.realMRZ + "/docsaid_pass-aze2.jpg")[0]
