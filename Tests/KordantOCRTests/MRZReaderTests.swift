@@ -237,6 +237,49 @@ import Testing
         #expect(blank.decoded.confidence[2][29] <= 0.5)
     }
 
+    /// Glare pales one glyph against its darker neighbours: thresholded between their ink and the
+    /// paper it keeps only its darkest crumbs, and its own ink level gives its shape back. That
+    /// second shape is weighed only where the grammar wants a digit.
+    @Test func aGlarePaledDigitIsShapedAtItsOwnInkLevel() throws {
+        let tesseract = try TesseractHandle()
+        let truth = try Self.truth("passport_td3")
+        let zone = try Self.printedZone("passport_td3.clean.png", truth: truth, tesseract: tesseract).rectified()
+        // The first digit of the expiry date (line 2, column 22: a 3), faded from 55 % of its
+        // contrast at its left edge to 35 % at its right, its neighbours untouched.
+        let (line, cell) = (1, 21)
+        #expect(Array(truth[line])[cell] == "3")
+        var strips = zone.strips
+        let P = MRZStrip.cellWidth, W = strips[line].width
+        let paper = strips[line].pixels.max() ?? 255
+        for y in 0..<MRZStrip.height {
+            for x in 0..<P {
+                let i = y * W + cell * P + x, kept = 0.55 - 0.2 * Float(x) / Float(P - 1)
+                strips[line].pixels[i] = paper - (paper - strips[line].pixels[i]) * kept
+            }
+        }
+        var cells = zone.cells
+        cells[line] = MRZGlyphScorer.score(strips[line])
+        let faded = cells[line][cell]
+        let three = try #require(MRZAlphabet.index("3"))
+        let usual = faded.distances.indices.min { faded.distances[$0] < faded.distances[$1] }
+        let own = try #require(faded.paled, "a paled cell gets a second shape")
+        #expect(usual != three, "the neighbours' threshold keeps only the 3's left crumbs")
+        #expect(own.indices.min { own[$0] < own[$1] } == three)
+        // Cells not paled have no second shape.
+        #expect(cells[line].indices.filter { cells[line][$0].paled != nil } == [cell])
+        // Read with and without the second shape: the same lines, and the 3 further ahead of the
+        // other digits (the learned reader, which sees the grey pixels, already leans to it).
+        var without = cells
+        without[line][cell].paled = nil
+        let read = try #require(MRZScanner.read(strips, cells, length: zone.length, tesseract: tesseract, options: .init(), clock: nil))
+        let plain = try #require(MRZScanner.read(strips, without, length: zone.length, tesseract: tesseract, options: .init(), clock: nil))
+        #expect(read.decoded.lines == truth)
+        func lead(_ e: [Double]) -> Double {
+            e[three] - (0...9).compactMap { MRZAlphabet.index(Character(String($0))) }.filter { $0 != three }.map { e[$0] }.max()!
+        }
+        #expect(lead(read.evidence[line][cell]) > lead(plain.evidence[line][cell]) + 5)
+    }
+
     /// A passport filling a small part of a large photo (its characters 4 px tall at the working
     /// scale of a 4000-px image) is looked for again at twice the scale, and read exactly.
     @Test func aSmallDocumentInALargePhotoIsFound() throws {

@@ -90,6 +90,9 @@ enum MRZGlyphScorer {
         var grid: [Float] = []
         var rel = 0.0
         var aspect = 0.0
+        /// Distances of the same glyph thresholded at its own ink level, where glare has paled it
+        /// against its neighbours (nil otherwise): weighed only where the grammar wants a digit.
+        var paled: [Double]? = nil
     }
 
     /// Shape distance (mean squared difference) of two template-grid glyphs.
@@ -113,6 +116,9 @@ enum MRZGlyphScorer {
         var box: (Int, Int, Int, Int)?
         var grid: [Float] = []
         var shape: [Double] = []
+        /// The ink box and shape distances when thresholded at the cell's own ink level (glare).
+        var paledBox: (Int, Int, Int, Int)? = nil
+        var paledShape: [Double]? = nil
     }
 
     /// The templates' grids transposed, 8 templates to a vector (padded to 40): one pass over a
@@ -173,15 +179,20 @@ enum MRZGlyphScorer {
         // A photo taken at an angle squashes the glyphs one way.
         let squash = stretch.isEmpty ? 1 : stretch[stretch.count / 2]
         return shapes.map { c in
+            func distances(_ b: (Int, Int, Int, Int), _ shape: [Double]) -> (d: [Double], rel: Double, aspect: Double) {
+                let h = Double(b.3 - b.1 + 1), w = Double(b.2 - b.0 + 1)
+                let rel = h / cap, aspect = w / h / squash
+                let d = templates.indices.map { t in
+                    shape[t] + heightWeight * pow(rel - templates[t].rel, 2) + aspectWeight * pow(aspect - templates[t].aspect, 2)
+                }
+                return (d, rel, aspect)
+            }
+            let paled = c.paledBox.flatMap { pb in c.paledShape.map { distances(pb, $0).d } }
             guard let b = c.box, !c.shape.isEmpty else {
-                return Cell(distances: [Double](repeating: .infinity, count: MRZAlphabet.count), box: nil)
+                return Cell(distances: [Double](repeating: .infinity, count: MRZAlphabet.count), box: nil, paled: paled)
             }
-            let h = Double(b.3 - b.1 + 1), w = Double(b.2 - b.0 + 1)
-            let rel = h / cap, aspect = w / h / squash
-            let d = templates.indices.map { t in
-                c.shape[t] + heightWeight * pow(rel - templates[t].rel, 2) + aspectWeight * pow(aspect - templates[t].aspect, 2)
-            }
-            return Cell(distances: d, box: b, grid: c.grid, rel: rel, aspect: aspect)
+            let (d, rel, aspect) = distances(b, c.shape)
+            return Cell(distances: d, box: b, grid: c.grid, rel: rel, aspect: aspect, paled: paled)
         }
     }
 

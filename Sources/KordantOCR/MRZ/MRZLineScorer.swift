@@ -60,31 +60,49 @@ final class MRZLineScorer {
     private func shape(_ j: Int, lo: Int, hi: Int) -> MRZGlyphScorer.CellShape {
         let key = (j * 8 + (j - lo)) * 8 + (hi - j)
         if let known = shapes[key] { return known }
-        let P = MRZStrip.cellWidth, S = MRZStrip.height, W = wide.width
+        let P = MRZStrip.cellWidth, S = MRZStrip.height
         for i in 0..<256 { window[i] = 0 }
         for c in lo...hi { for i in 0..<256 { window[i] += Int(histograms[c * 256 + i]) } }
         let total = (hi - lo + 1) * P * S
-        func percentile(_ q: Double) -> Float {
-            var acc = 0
-            let target = Int(Double(total) * q)
-            for i in 0..<256 { acc += window[i]; if acc > target { return Float(i) } }
-            return 255
-        }
+        func percentile(_ q: Double) -> Float { level(q, of: total) }
         let dark = percentile(0.03), light = percentile(0.85)
-        let threshold = (dark + light) / 2
+        var result = MRZGlyphScorer.CellShape()
+        if let (box, grid, shape) = glyph(j, threshold: (dark + light) / 2, contrast: light - dark) {
+            result = MRZGlyphScorer.CellShape(box: box, grid: grid, shape: shape)
+        }
+        // Glare pales a glyph against its neighbours, and their threshold keeps only its darkest
+        // crumbs (a 3 or 0 read as 1): the cell's own ink level gives a second shape.
+        for i in 0..<256 { window[i] = Int(histograms[j * 256 + i]) }
+        let own = level(0.03, of: P * S)
+        if own - dark >= 0.1 * (light - dark), light - own >= 12,
+           let (box, _, shape) = glyph(j, threshold: (own + light) / 2, contrast: light - own) {
+            (result.paledBox, result.paledShape) = (box, shape)
+        }
+        shapes[key] = result
+        return result
+    }
+
+    /// Grey level below which a fraction `q` of the `total` pixels counted in `window` lie.
+    private func level(_ q: Double, of total: Int) -> Float {
+        var acc = 0
+        let target = Int(Double(total) * q)
+        for i in 0..<256 { acc += window[i]; if acc > target { return Float(i) } }
+        return 255
+    }
+
+    /// Cell `j` thresholded at `threshold` and despeckled: its ink box, template-grid image and
+    /// shape distances, nil when it holds no ink (or too little contrast to tell ink from paper).
+    private func glyph(_ j: Int, threshold: Float, contrast: Float) -> ((Int, Int, Int, Int), [Float], [Double])? {
+        let P = MRZStrip.cellWidth, S = MRZStrip.height, W = wide.width
         for i in mask.indices { mask[i] = false }
-        if light - dark >= 12 {
+        if contrast >= 12 {
             for y in 0..<S {
                 for x in 0..<P where wide.pixels[y * W + j * P + x] < threshold { mask[y * P + x] = true }
             }
         }
         MRZGlyphScorer.despeckle(&mask, P, S, labels: &labels, stack: &stack)
-        var result = MRZGlyphScorer.CellShape()
-        if let box = MRZGlyphScorer.inkBox(mask, P, S) {
-            let grid = MRZGlyphScorer.blur(MRZGlyphScorer.fit(mask, P, box))
-            result = MRZGlyphScorer.CellShape(box: box, grid: grid, shape: MRZGlyphScorer.shapeDistances(grid))
-        }
-        shapes[key] = result
-        return result
+        guard let box = MRZGlyphScorer.inkBox(mask, P, S) else { return nil }
+        let grid = MRZGlyphScorer.blur(MRZGlyphScorer.fit(mask, P, box))
+        return (box, grid, MRZGlyphScorer.shapeDistances(grid))
     }
 }

@@ -353,6 +353,28 @@ enum MRZScanner {
         guard var (format, decoded) = decode(evidence, length: length, lines: strips.count, options: options, secondReading: sure) else {
             return nil
         }
+        // Where glare paled a glyph against its neighbours, its own ink level shows the shape their
+        // threshold broke (a 3 or 0 reduced to a 1). Taken only where the grammar wants a digit
+        // (dates, check digits): elsewhere the same threshold turns a bold 5 into S and a 0 with a
+        // glare gap into C (dev seed 14).
+        var paled = false
+        for span in MRZDecoder.layout(format) where span.kind == .date || span.kind == .check || span.kind == .checkOrFiller {
+            guard span.line < cells.count else { continue }
+            for cell in span.range where cell < cells[span.line].count {
+                guard let own = cells[span.line][cell].paled else { continue }
+                let usual = cells[span.line][cell].distances
+                for k in 0..<MRZAlphabet.count {
+                    let before = usual[k].isFinite ? -usual[k] / options.glyphTemperature : -20
+                    let after = own[k].isFinite ? -own[k] / options.glyphTemperature : -20
+                    evidence[span.line][cell][k] += after - before
+                }
+                paled = true
+            }
+        }
+        if paled {
+            guard let again = decode(evidence, length: length, lines: strips.count, options: options, secondReading: sure) else { return nil }
+            (format, decoded) = again
+        }
         // Names carry no check digit, and where toner or a fax thins a stroke the templates take
         // an L or E for a C; Tesseract reads letters in names well (its weakness is digits
         // against letters and `<` against K/C/S/E, so its letter is weighed against the other
