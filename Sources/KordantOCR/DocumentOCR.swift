@@ -298,18 +298,34 @@ public final class OCRWorker {
                         options o: OCROptions) -> PageResult {
         let lines = TextLine.group(page.words)
         let kind = o.kind ?? (scanned != nil ? .id : FieldExtractor.detectKind(page.text))
+        // The layout rules read a slanted page levelled; boxes are reported on the page as read.
+        let levelled = LevelledLines(lines, width: page.width, height: page.height)
+        let layoutLines = levelled?.lines ?? lines
+        func back(_ box: BoundingBox) -> BoundingBox { levelled?.back(box, width: page.width, height: page.height) ?? box }
         var fields: [String: Field] = [:]
         var mrz = scanned
         var agreement: [String: Bool]?
         switch kind {
-        case .deed: fields = FieldExtractor.deed(lines)
-        case .optout: fields = FieldExtractor.optout(lines)
-        case .id: (fields, mrz, agreement) = identity(lines: lines, scanned: scanned)
+        case .deed: fields = FieldExtractor.deed(layoutLines)
+        case .optout: fields = FieldExtractor.optout(layoutLines)
+        case .id: (fields, mrz, agreement) = identity(lines: lines, visual: FieldExtractor.idVisual(layoutLines).mapValues { f in
+            var f = f
+            f.box = f.box.map(back)
+            return f
+        }, scanned: scanned)
         case .unknown: break
+        }
+        if kind != .id {
+            for (name, f) in fields { fields[name]?.box = f.box.map(back) }
+        }
+        let pairs = FieldExtractor.pairs(layoutLines, kind: kind).map { p in
+            var p = p
+            (p.labelBox, p.valueBox) = (back(p.labelBox), back(p.valueBox))
+            return p
         }
         return PageResult(page: index, source: source, kind: kind, text: page.text, meanConfidence: (page.meanConfidence * 10).rounded() / 10,
                           words: page.words, width: page.width, height: page.height, preprocessing: report, fields: fields,
-                          pairs: FieldExtractor.pairs(lines, kind: kind),
+                          pairs: pairs,
                           mrz: mrz, visualZoneAgreement: agreement, hocr: page.hocr, tsv: page.tsv, alto: page.alto)
     }
 
@@ -317,8 +333,7 @@ public final class OCRWorker {
     /// visual zone's values are reported. The two are cross-checked, and a disagreement puts the
     /// MRZ up for review. Without an MRZ in the image, MRZ-like lines in the page text are parsed,
     /// but text alone (no glyph evidence) is never enough for `valid`.
-    private func identity(lines: [TextLine], scanned: MRZ?) -> ([String: Field], MRZ?, [String: Bool]?) {
-        let visual = FieldExtractor.idVisual(lines)
+    private func identity(lines: [TextLine], visual: [String: Field], scanned: MRZ?) -> ([String: Field], MRZ?, [String: Bool]?) {
         var parsed = scanned
         if parsed == nil, let (text, found) = MRZParser.fromText(lines.map(\.text)) {
             var fromText = text

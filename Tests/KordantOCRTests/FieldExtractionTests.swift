@@ -163,6 +163,45 @@ struct WordPage {
         #expect(FieldExtractor.detectKind(p.lines.map(\.text).joined(separator: "\n")) == .id)
     }
 
+    /// A card photographed a few degrees askew, its skew not measured by the preprocessing: over
+    /// two columns the slant moves one column's rows past the other's, so the rows are built
+    /// with the page levelled by its own lines' slant, and the boxes reported on the page as read.
+    @Test func aSlantedCardIsReadLevelled() throws {
+        var p = WordPage()
+        p.line("REPUBLIC OF UTOPIA IDENTITY CARD", y: 50)
+        p.line("Surname   Date of birth", y: 150, height: 20)
+        p.line("MENSAH   03 FEB 1957", y: 180)
+        p.line("Given names   Sex", y: 240, height: 20)
+        p.line("AMINATA   M", y: 270)
+        p.line("Nationality   Document no.", y: 330, height: 20)
+        p.line("JPN   C28G96080", y: 360)
+        let level = FieldExtractor.idVisual(p.lines)
+        // Turned 4° about the centre of a 1600 × 800 page, each word's box kept upright.
+        let a = 4 * Double.pi / 180
+        var slanted = p
+        slanted.words = p.words.map { w in
+            var w = w
+            let x = Double(w.box.x + w.box.width / 2) - 800, y = Double(w.box.y + w.box.height / 2) - 400
+            w.box.x = Int((x * cos(a) - y * sin(a) + 800).rounded()) - w.box.width / 2
+            w.box.y = Int((x * sin(a) + y * cos(a) + 400).rounded()) - w.box.height / 2
+            return w
+        }
+        let asRead = FieldExtractor.idVisual(slanted.lines)
+        #expect(asRead.count < level.count, "slanted rows interleave without levelling")
+        let levelled = try #require(LevelledLines(slanted.lines, width: 1600, height: 800))
+        #expect(abs(levelled.angle - a) < 0.01)
+        let f = FieldExtractor.idVisual(levelled.lines)
+        #expect(f.mapValues(\.value) == level.mapValues(\.value))
+        #expect(value(f, "surname") == "MENSAH" && value(f, "nationality") == "JPN" && value(f, "document_number") == "C28G96080")
+        // The surname's box, turned back, covers the word as read.
+        let word = try #require(slanted.words.first { $0.text == "MENSAH" })
+        let box = levelled.back(try #require(f["surname"]?.box), width: 1600, height: 800)
+        #expect(box.x <= word.box.x + 1 && box.y <= word.box.y + 1)
+        #expect(box.x + box.width >= word.box.x + word.box.width - 1 && box.y + box.height >= word.box.y + word.box.height - 1)
+        // A level page is left as it is.
+        #expect(LevelledLines(p.lines, width: 1600, height: 800) == nil)
+    }
+
     @Test func tickedOptions() {
         let p = WordPage(["Opt-out request", "[X] Delete my personal information", "[ ] Send me a copy of my data",
                           "[X] Do not sell or share my personal information"])

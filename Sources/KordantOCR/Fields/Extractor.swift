@@ -335,7 +335,11 @@ struct LabelledPage {
                 return c >= x - tolerance && c < maxX
             }
             if let first = words.first {
-                return abs(first.box.x - x) <= tolerance ? (r, words) : nil
+                guard abs(first.box.x - x) <= tolerance else { return nil }
+                // Only the phrase under the label: a stamp or another column further along the
+                // row, past a wide gap, is not its value.
+                let phrase = candidate.segments.first { $0.words.contains(first) }?.words ?? words
+                return (r, words.filter { phrase.contains($0) })
             }
         }
         return nil

@@ -95,3 +95,58 @@ struct TextLine {
         return lines
     }
 }
+
+/// A page's lines turned level for the layout rules (rows, columns, "value below its label"),
+/// which compare word boxes along the image axes. A photo whose skew the preprocessing could not
+/// measure with confidence (sparse text, perspective) keeps its slant, and over a card a few
+/// degrees move one column's rows past the next column's: the slant is taken from Tesseract's
+/// own lines instead.
+struct LevelledLines {
+    var lines: [TextLine]
+    /// The slant undone (radians; positive when lines run down to the right).
+    var angle: Double
+    let cx: Double, cy: Double
+
+    /// `lines` turned level about the page centre when their median slant is between 1° and 15°
+    /// (measured on at least three lines that run at least four letter heights); nil otherwise.
+    init?(_ lines: [TextLine], width: Int, height: Int) {
+        var slants: [Double] = []
+        for line in lines where line.words.count >= 2 {
+            let a = line.words.min { $0.box.x < $1.box.x }!.box, b = line.words.max { $0.box.x < $1.box.x }!.box
+            let dx = Double(b.x + b.width / 2 - a.x - a.width / 2)
+            let h = Double(PageLayout.median(line.words.map(\.box.height)))
+            guard dx >= 4 * max(h, 4) else { continue }
+            slants.append(atan2(Double(b.y + b.height / 2 - a.y - a.height / 2), dx))
+        }
+        guard slants.count >= 3 else { return nil }
+        let angle = slants.sorted()[slants.count / 2]
+        guard abs(angle) >= Double.pi / 180, abs(angle) <= 15 * Double.pi / 180 else { return nil }
+        let (cx, cy) = (Double(width) / 2, Double(height) / 2)
+        (self.angle, self.cx, self.cy) = (angle, cx, cy)
+        let (c, s) = (cos(angle), sin(angle))
+        self.lines = lines.map { line in
+            TextLine(words: line.words.map { w in
+                var w = w
+                let x = Double(w.box.x) + Double(w.box.width) / 2 - cx, y = Double(w.box.y) + Double(w.box.height) / 2 - cy
+                w.box.x = Int((x * c + y * s + cx - Double(w.box.width) / 2).rounded())
+                w.box.y = Int((-x * s + y * c + cy - Double(w.box.height) / 2).rounded())
+                return w
+            })
+        }
+    }
+
+    /// A box in the levelled frame back in the page's: the bounds of its corners turned back,
+    /// within the page.
+    func back(_ box: BoundingBox, width: Int, height: Int) -> BoundingBox {
+        let (c, s) = (cos(angle), sin(angle))
+        var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
+        for (px, py) in [(box.x, box.y), (box.x + box.width, box.y), (box.x, box.y + box.height), (box.x + box.width, box.y + box.height)] {
+            let x = Double(px) - cx, y = Double(py) - cy
+            let X = x * c - y * s + cx, Y = x * s + y * c + cy
+            (x0, y0, x1, y1) = (min(x0, X), min(y0, Y), max(x1, X), max(y1, Y))
+        }
+        let l = max(0, Int(x0.rounded(.down))), t = max(0, Int(y0.rounded(.down)))
+        let r = min(width, Int(x1.rounded(.up))), b = min(height, Int(y1.rounded(.up)))
+        return BoundingBox(x: l, y: t, width: max(0, r - l), height: max(0, b - t))
+    }
+}
