@@ -618,11 +618,17 @@ def render_id(rng, split, family):
     x0 = p.margin + photo_w + p.size
     p.d.rectangle([p.margin, int(p.img.height * 0.3), p.margin + photo_w, int(p.img.height * 0.88)], fill=(170, 160, 150))
 
-    def stack(items):
+    def stack(items, right):
         for labl, val in items:
             p.text(x0, p.y, labl, p.fs)
             p.y += int(p.fs.size * 1.15)
-            p.text(x0, p.y, val, p.fb)
+            # A card prints every value whole: one too long for its column is set smaller, as
+            # issuers condense long names (drawn past the edge, the truth would hold characters
+            # the page does not show).
+            font, w = p.fb, p.d.textlength(val, font=p.fb)
+            if x0 + w > right:
+                font = ImageFont.truetype(p.fb.path, int(p.fb.size * (right - x0) / w))
+            p.text(x0, p.y, val, font)
             p.y += int(p.size * 1.3)
 
     if family == "id-driver-license":
@@ -663,11 +669,12 @@ def render_id(rng, split, family):
         if not passport:
             col = items[:3], items[3:]
             y0 = p.y
-            stack(col[0])
-            p.y, x0 = y0, x0 + int((p.img.width - x0) * 0.5)
-            stack(col[1])
+            second = x0 + int((p.img.width - x0) * 0.5)
+            stack(col[0], second - p.size // 2)
+            p.y, x0 = y0, second
+            stack(col[1], p.img.width - p.margin // 2)
         else:
-            stack(items)
+            stack(items, p.img.width - p.margin // 2)
     return p, truth
 
 
