@@ -293,34 +293,40 @@ struct LabelledPage {
         let vocabulary = (kind == .unknown ? Vocabulary.deed + Vocabulary.optout + Vocabulary.id : Vocabulary.forKind(kind))
             .map { (field: $0.field, keys: $0.keys.map { $0.split(separator: " ").map(String.init) }) }
         hits = page.rows.indices.map { r in
-            page.rows[r].segments.indices.map { s in page.labels(row: r, segment: s, vocabulary: vocabulary) }
+            page.rows[r].segments.indices.map { s in page.labels(row: r, segment: s, vocabulary: vocabulary, lenient: kind == .id) }
         }
     }
 
     /// The value of a label and whether it came from beside the label (true) or from the next cell or below.
-    func value(of hit: LabelHit) -> (words: [Word], inline: Bool)? {
+    func value(of hit: LabelHit) -> (words: [Word], inline: Bool)? { values(of: hit).first }
+
+    /// Where a label's value may be, most likely first: beside it; else the next cell on its row
+    /// (unless that is a label itself), then the words below it in its column. Both of the last
+    /// two are given: on a card whose label row holds another label read too poorly to be known
+    /// ("Date of binn"), the next cell is that label and the value is below.
+    func values(of hit: LabelHit) -> [(words: [Word], inline: Bool)] {
         let segHits = hits[hit.row][hit.segment]
         let words = layout.rows[hit.row].segments[hit.segment].words
         let next = segHits.first { $0.start > hit.start }?.start ?? words.count
-        if hit.end < next { return (Array(words[hit.end..<next]), true) }
-        guard next == words.count else { return nil }    // another label follows at once: no value
+        if hit.end < next { return [(Array(words[hit.end..<next]), true)] }
+        guard next == words.count else { return [] }    // another label follows at once: no value
         let row = layout.rows[hit.row]
-        // The next cell on the same row, unless it is a label itself.
+        var found: [(words: [Word], inline: Bool)] = []
         if hit.segment + 1 < row.segments.count {
             let cell = row.segments[hit.segment + 1]
             let cellHits = hits[hit.row][hit.segment + 1]
             if cellHits.first?.start != 0 {
-                return (Array(cell.words[..<(cellHits.first?.start ?? cell.words.count)]), false)
+                found.append((Array(cell.words[..<(cellHits.first?.start ?? cell.words.count)]), false))
             }
         }
         // Below: the next row's words in this label's column.
         let maxX = hit.segment + 1 < row.segments.count ? row.segments[hit.segment + 1].box.x - row.height / 2 : Int.max
-        guard let (r, below) = self.below(row: hit.row, x: hit.box.x, maxX: maxX, tolerance: 3 * max(row.height, 8)) else { return nil }
+        guard let (r, below) = self.below(row: hit.row, x: hit.box.x, maxX: maxX, tolerance: 3 * max(row.height, 8)) else { return found }
         let startsWithLabel = hits[r].enumerated().contains { s, segHits in
             segHits.first?.start == 0 && layout.rows[r].segments[s].words.first == below.first
         }
-        if startsWithLabel { return nil }
-        return (below, false)
+        if !startsWithLabel { found.append((below, false)) }
+        return found
     }
 
     /// The words of the first row below `row` (no further than about two lines) that sit in the
@@ -355,32 +361,34 @@ struct LabelledPage {
         var out: [String: Field] = [:]
         defer { rejectedBox.names.subtract(out.keys) }
         for hit in hits.joined().joined() {
-            guard let field = hit.field, out[field] == nil, let spec = specs.first(where: { $0.field == field }),
-                  let (words, inline) = value(of: hit) else { continue }
-            // A label without a colon in front of a value: only for strictly shaped values (and on cards).
-            if inline && !hit.colon && !spec.structured && kind != .id { continue }
-            var text = words.map(\.text).joined(separator: " ")
-            var used = words
-            if spec.validate(text) == nil {
-                guard let (extended, more) = continuation(of: hit, words: words) else { continue }
-                text = extended
-                used += more
+            guard let field = hit.field, out[field] == nil, let spec = specs.first(where: { $0.field == field }) else { continue }
+            candidates: for (words, inline) in values(of: hit) {
+                // A label without a colon in front of a value: only for strictly shaped values (and on cards).
+                if inline && !hit.colon && !spec.structured && kind != .id { continue }
+                var text = words.map(\.text).joined(separator: " ")
+                var used = words
+                if spec.validate(text) == nil {
+                    guard let (extended, more) = continuation(of: hit, words: words) else { continue }
+                    text = extended
+                    used += more
+                }
+                guard var value = spec.validate(text) else {
+                    if !words.isEmpty { rejectedBox.names.insert(field) }
+                    continue
+                }
+                // A free-text value made of another field's label words is a label read where a value was expected.
+                if !spec.structured || ["surname", "given_names"].contains(field),
+                   text.split(separator: " ").contains(where: { labelWords(except: field).contains(PageLayout.key(String($0))) }) { continue }
+                // A second party on the next line of the same cell: "JOHN SMITH" / "and MARY SMITH".
+                if ["grantor", "grantee"].contains(field), used.count == words.count, let (extended, more) = continuation(of: hit, words: words),
+                   extended.dropFirst(text.count).trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("and "),
+                   let joined = spec.validate(extended) {
+                    value = joined
+                    used += more
+                }
+                out[field] = FieldExtractor.field(value, used)
+                break candidates
             }
-            guard var value = spec.validate(text) else {
-                if !words.isEmpty { rejectedBox.names.insert(field) }
-                continue
-            }
-            // A free-text value made of another field's label words is a label read where a value was expected.
-            if !spec.structured || ["surname", "given_names"].contains(field),
-               text.split(separator: " ").contains(where: { labelWords(except: field).contains(PageLayout.key(String($0))) }) { continue }
-            // A second party on the next line of the same cell: "JOHN SMITH" / "and MARY SMITH".
-            if ["grantor", "grantee"].contains(field), used.count == words.count, let (extended, more) = continuation(of: hit, words: words),
-               extended.dropFirst(text.count).trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("and "),
-               let joined = spec.validate(extended) {
-                value = joined
-                used += more
-            }
-            out[field] = FieldExtractor.field(value, used)
         }
         return out
     }

@@ -108,6 +108,46 @@ extension PageLayout {
         String(s.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
     }
 
+    /// Letters a read word may differ from a label word by on a card, where labels are printed
+    /// small and read poorly ("Nawonality"): none under five letters, one up to seven, two from
+    /// eight. Nil when it is further off.
+    static func lenientCost(_ read: String, _ label: String) -> Int? {
+        if read == label { return 0 }
+        if close(read, label) { return 1 }
+        guard label.count >= 8, abs(read.count - label.count) <= 2 else { return nil }
+        return editDistance(read, label) <= 2 ? 2 : nil
+    }
+
+    static func editDistance(_ read: String, _ label: String) -> Int {
+        let a = Array(read), b = Array(label)
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var prev = Array(0...b.count)
+        for i in 1...a.count {
+            var cur = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count { cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)) }
+            prev = cur
+        }
+        return prev[b.count]
+    }
+
+    /// Cost of reading `keys` as the label `parts` on a card: each word within ``lenientCost``,
+    /// or one short word one letter off when at least two others are exact ("Oate of expiry").
+    static func lenientCost(_ keys: ArraySlice<String>, _ parts: [String]) -> Int? {
+        var total = 0, exact = 0, shortMiss = 0
+        for (read, label) in zip(keys, parts) {
+            if let c = lenientCost(read, label) {
+                total += c
+                if c == 0 { exact += 1 }
+            } else if label.count >= 3, editDistance(read, label) == 1 {
+                shortMiss += 1
+                total += 1
+            } else {
+                return nil
+            }
+        }
+        return shortMiss == 0 || (shortMiss == 1 && exact >= 2) ? total : nil
+    }
+
     /// Equal, or one letter off for words of five letters or more ("Emall" for "email" on a fax).
     static func close(_ read: String, _ label: String) -> Bool {
         if read == label { return true }
@@ -127,7 +167,7 @@ extension PageLayout {
     /// Every label in the segment, left to right. A known label counts when it has a colon, starts
     /// the segment (the value follows, or sits below or in the next cell), or, on cards, starts
     /// the segment without one ("DOB 01/02/1980"). A generic label is one to four words ending in a colon.
-    func labels(row r: Int, segment s: Int, vocabulary: [(field: String, keys: [[String]])]) -> [LabelHit] {
+    func labels(row r: Int, segment s: Int, vocabulary: [(field: String, keys: [[String]])], lenient: Bool = false) -> [LabelHit] {
         let words = rows[r].segments[s].words
         let keys = words.map { Self.key($0.text) }
         var hits: [LabelHit] = []
@@ -148,11 +188,28 @@ extension PageLayout {
         }
         while i < words.count {
             var best: (Int, String)?
-            for (field, synonyms) in vocabulary {
-                for parts in synonyms {
-                    guard i + parts.count <= words.count, parts.count > (best?.0 ?? 0),
-                          zip(keys[i..<(i + parts.count)], parts).allSatisfy({ Self.close($0, $1) }) else { continue }
-                    best = (parts.count, field)
+            if lenient {
+                // The longest synonym read with the fewest edits; a tie between fields is no label.
+                var found: (count: Int, cost: Int, field: String?)?
+                for (field, synonyms) in vocabulary {
+                    for parts in synonyms where i + parts.count <= words.count {
+                        guard let cost = Self.lenientCost(keys[i..<(i + parts.count)], parts) else { continue }
+                        if let f = found, (f.count, -f.cost) > (parts.count, -cost) { continue }
+                        if let f = found, f.count == parts.count, f.cost == cost {
+                            if f.field != field { found = (f.count, f.cost, nil) }
+                            continue
+                        }
+                        found = (parts.count, cost, field)
+                    }
+                }
+                if let found, let field = found.field { best = (found.count, field) }
+            } else {
+                for (field, synonyms) in vocabulary {
+                    for parts in synonyms {
+                        guard i + parts.count <= words.count, parts.count > (best?.0 ?? 0),
+                              zip(keys[i..<(i + parts.count)], parts).allSatisfy({ Self.close($0, $1) }) else { continue }
+                        best = (parts.count, field)
+                    }
                 }
             }
             if let (k, field) = best {
