@@ -35,6 +35,16 @@ struct WordPage {
         for (i, row) in rows.enumerated() { line(row, y: 50 + 50 * i) }
     }
 
+    /// A card: its title, then rows of small labels each over its row of values (cells split by
+    /// three spaces), 90 pixels from one label row to the next.
+    init(card rows: [(labels: String, values: String)]) {
+        line("REPUBLIC OF UTOPIA IDENTITY CARD", y: 50)
+        for (i, row) in rows.enumerated() {
+            line(row.labels, y: 150 + 90 * i, height: 20)
+            line(row.values, y: 180 + 90 * i)
+        }
+    }
+
     init() {}
 }
 
@@ -167,14 +177,8 @@ struct WordPage {
     /// two columns the slant moves one column's rows past the other's, so the rows are built
     /// with the page levelled by its own lines' slant, and the boxes reported on the page as read.
     @Test func aSlantedCardIsReadLevelled() throws {
-        var p = WordPage()
-        p.line("REPUBLIC OF UTOPIA IDENTITY CARD", y: 50)
-        p.line("Surname   Nationality", y: 150, height: 20)
-        p.line("MENSAH   JPN", y: 180)
-        p.line("Given names   Sex", y: 240, height: 20)
-        p.line("AMINATA   M", y: 270)
-        p.line("Date of birth   Document no.", y: 330, height: 20)
-        p.line("03 FEB 1957   C28G96080", y: 360)
+        let p = WordPage(card: [("Surname   Nationality", "MENSAH   JPN"), ("Given names   Sex", "AMINATA   M"),
+                                ("Date of birth   Document no.", "03 FEB 1957   C28G96080")])
         let level = FieldExtractor.idVisual(p.lines)
         // Turned 2.5° about the centre of a 1600 × 800 page (lines running up to the right), each
         // word's box kept upright: the right column's values come level with the left's labels.
@@ -208,12 +212,7 @@ struct WordPage {
     /// label row whose other label is unreadable ("Date of binn") puts that label in the next
     /// cell, so the value is taken from below. Nothing is made of the unreadable label itself.
     @Test func poorlyReadCardLabels() {
-        var p = WordPage()
-        p.line("REPUBLIC OF UTOPIA IDENTITY CARD", y: 50)
-        p.line("Surname   Date of binn", y: 150, height: 20)
-        p.line("PAPADOPOULOU   13 JUL 1983", y: 180)
-        p.line("Nawonality   Oate of expiry", y: 240, height: 20)
-        p.line("FRA   04/22/2035", y: 270)
+        let p = WordPage(card: [("Surname   Date of binn", "PAPADOPOULOU   13 JUL 1983"), ("Nawonality   Oate of expiry", "FRA   04/22/2035")])
         let f = FieldExtractor.idVisual(p.lines)
         #expect(value(f, "surname") == "PAPADOPOULOU")
         #expect(value(f, "nationality") == "FRA")
