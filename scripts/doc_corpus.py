@@ -744,6 +744,27 @@ def plan(split, count, seed):
     return items
 
 
+def render_one(split, count, seed, i):
+    """Document `i` of a split as `generate` makes it: (image, extension, save params, name, truth)."""
+    it = plan(split, count, seed)[i]
+    rng = doc_rng(seed, split, i)
+    np.random.seed(rng.randint(0, 2**31 - 1))
+    render = {"deed": render_deed, "optout": render_optout, "id": render_id}.get(it["kind"])
+    page, fields = render(rng, split, it["family"]) if render else render_negative(rng, split)
+    img, ext, params = capture(np.asarray(page.img), page.dpi / 25.4, it["capture"], rng)
+    name = f"{split}-{i:03d}-{it['family']}-{it['capture']}"
+    truth = {"file": f"{name}.{ext}", "kind": it["kind"], "family": it["family"], "capture": it["capture"],
+             "split": split, "font": page.font_name, "fields": fields, "lines": page.lines, "capture_params": params}
+    return img, ext, params, name, truth
+
+
+def save(img, ext, params, path):
+    if ext == "jpg":
+        img.save(path, quality=params.get("quality", 90))
+    else:
+        img.save(path, compress_level=6)
+
+
 def generate(out_dir, split, count, seed, quiet=False):
     d = os.path.join(out_dir, split)
     os.makedirs(d, exist_ok=True)
@@ -751,21 +772,9 @@ def generate(out_dir, split, count, seed, quiet=False):
         if f.endswith((".png", ".jpg", ".json")):
             os.remove(os.path.join(d, f))
     manifest, t0 = [], time.time()
-    for i, it in enumerate(plan(split, count, seed)):
-        rng = doc_rng(seed, split, i)
-        np.random.seed(rng.randint(0, 2**31 - 1))
-        render = {"deed": render_deed, "optout": render_optout, "id": render_id}.get(it["kind"])
-        page, fields = render(rng, split, it["family"]) if render else render_negative(rng, split)
-        px = page.dpi / 25.4
-        img, ext, params = capture(np.asarray(page.img), px, it["capture"], rng)
-        name = f"{split}-{i:03d}-{it['family']}-{it['capture']}"
-        path = os.path.join(d, f"{name}.{ext}")
-        if ext == "jpg":
-            img.save(path, quality=params.get("quality", 90))
-        else:
-            img.save(path, compress_level=6)
-        truth = {"file": os.path.basename(path), "kind": it["kind"], "family": it["family"], "capture": it["capture"],
-                 "split": split, "font": page.font_name, "fields": fields, "lines": page.lines, "capture_params": params}
+    for i in range(len(plan(split, count, seed))):
+        img, ext, params, name, truth = render_one(split, count, seed, i)
+        save(img, ext, params, os.path.join(d, f"{name}.{ext}"))
         with open(os.path.join(d, name + ".truth.json"), "w") as fh:
             json.dump(truth, fh, indent=1, ensure_ascii=False)
         manifest.append(truth)
@@ -783,7 +792,16 @@ def main():
     ap.add_argument("--count", type=int, default=24, help="documents per kind per split (negatives: about 10%% more)")
     ap.add_argument("--seed", type=int, default=15)
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--only", type=int, metavar="INDEX",
+                    help="write only document INDEX of --split (dev or test) to OUT_DIR as INDEX's file name, with its truth")
     a = ap.parse_args()
+    if a.only is not None:
+        img, ext, params, name, truth = render_one(a.split, a.count, a.seed, a.only)
+        os.makedirs(a.out_dir, exist_ok=True)
+        save(img, ext, params, os.path.join(a.out_dir, f"{name}.{ext}"))
+        with open(os.path.join(a.out_dir, name + ".truth.json"), "w") as fh:
+            json.dump(truth, fh, indent=1, ensure_ascii=False)
+        return
     for split in (["dev", "test"] if a.split == "all" else [a.split]):
         t0 = time.time()
         m = generate(a.out_dir, split, a.count, a.seed, a.quiet)

@@ -234,6 +234,23 @@ public final class OCRWorker {
             }
             clock?.mark("orientation")
         }
+        // Never worse than the page as given: a reading still poor after the above is set against
+        // one of the image as loaded, and the one with more clearly read words is kept. (Flattening
+        // can grey a card photographed on a textured cloth until Tesseract's global threshold
+        // finds no text on it at all, where the photo as taken reads well.)
+        if page.meanConfidence < 70, o.preprocess != .none, !(report.steps.isEmpty && report.rotation == 0) {
+            let (plain, plainReport) = try Preprocessor.run(input, options: .none)
+            let again = try text.recognize(plain, resolution: plainReport.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv, alto: o.alto,
+                                           pageNumber: index - 1, keep: keep)
+            handleHoldsKept = false
+            if Self.clearWords(again) > Self.clearWords(page) * 3 / 2 + 3 {
+                handleHoldsKept = true
+                (prepared, page, report) = (plain, again, plainReport)
+                report.steps = (turn != 0 ? ["orientation"] : []) + ["unprocessed"]
+                report.rotation = turn
+            }
+            clock?.mark("unprocessed")
+        }
         if let pdf {
             if !handleHoldsKept {
                 // Only a poor page whose turned readings all lost: the kept one is read once more
@@ -254,6 +271,11 @@ public final class OCRWorker {
         clock?.mark("fields")
         result.timings = clock?.steps ?? []
         return result
+    }
+
+    /// Words of a reading read clearly: two letters or digits or more, at confidence 60 or over.
+    static func clearWords(_ page: PageText) -> Int {
+        page.words.filter { w in w.confidence >= 60 && w.text.filter { $0.isLetter || $0.isNumber }.count >= 2 }.count
     }
 
     /// The field extractor's labels for `sex` ("sex", "gender"), as one word's letters.

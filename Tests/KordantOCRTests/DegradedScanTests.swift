@@ -82,4 +82,25 @@ import Testing
         let (_, report) = try Preprocessor.run(page, options: PreprocessOptions())
         #expect(!report.steps.contains("despeckle"), "\(file): \(report.steps)")
     }
+
+    /// A passport page photographed on a textured cloth: flattening the background greys the page
+    /// until Tesseract reads no text at all, where the photo as taken reads well. The reading
+    /// that is poor after preprocessing is set against the image as loaded, and the better kept.
+    @Test func aPageTheFlatteningSpoilsIsReadAsLoaded() throws {
+        let path = Self.root + "/Tests/Fixtures/ocr-fallback/dev-070-id-passport-page-phone.jpg"
+        let page = try ImageLoader.load(path: path)[0]
+        let (_, report) = try Preprocessor.run(page, options: PreprocessOptions())
+        #expect(report.steps.contains("background"), "\(report.steps)")
+        let worker = try OCRWorker(orientation: true)
+        let read = try worker.process(image: page, options: OCROptions())
+        #expect(read.preprocessing.steps == ["unprocessed"])
+        #expect(read.kind == .id)
+        #expect(read.text.contains("Date of birth") && read.text.contains("27 June 2027"), "\(read.text.prefix(300))")
+        #expect(read.fields["expiry_date"]?.value == .text("2027-06-27"))
+        // A page the preprocessing reads well keeps it.
+        let deed = try worker.process(image: try ImageLoader.load(path: Self.root + "/TestDocuments/deed_warranty.clean.png")[0],
+                                      options: OCROptions())
+        #expect(!deed.preprocessing.steps.contains("unprocessed"))
+    }
 }
+
