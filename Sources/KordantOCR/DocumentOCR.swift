@@ -234,6 +234,28 @@ public final class OCRWorker {
             }
             clock?.mark("orientation")
         }
+        // A page photographed askew on a textured desk: Leptonica's skew search over the whole
+        // image (the desk's texture too) is unsure, the page is left slanted, and past a few
+        // degrees Tesseract loses whole lines. The slant of the lines it did read (or, with too
+        // few of them, Leptonica's unsure angle) is undone and the page read again; the reading
+        // with clearly more words read well is kept.
+        if o.preprocess.deskew, !report.steps.contains("deskew") {
+            let lines = LevelledLines(TextLine.group(page.words), width: page.width, height: page.height).map { -$0.angle * 180 / .pi }
+            if let degrees = lines ?? report.skewAngle.map(Double.init), abs(degrees) >= 3, abs(degrees) <= 15,
+               let turned = pixRotate(prepared.pix, Float(degrees * .pi / 180), Int32(L_ROTATE_AREA_MAP), Int32(L_BRING_IN_WHITE), 0, 0) {
+                let level = LeptImage(turned)
+                let again = try text.recognize(level, resolution: report.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv, alto: o.alto,
+                                               pageNumber: index - 1, keep: keep)
+                handleHoldsKept = false
+                if Self.clearWords(again) > Self.clearWords(page) * 23 / 20 + 3 {
+                    handleHoldsKept = true
+                    (prepared, page) = (level, again)
+                    report.skewAngle = Float(degrees)
+                    report.steps.append("deskew")
+                }
+                clock?.mark("deskew.retry")
+            }
+        }
         // Never worse than the page as given: a reading still poor after the above is set against
         // one of the image as loaded, and the one with more clearly read words is kept. (Flattening
         // can grey a card photographed on a textured cloth until Tesseract's global threshold

@@ -102,5 +102,21 @@ import Testing
                                       options: OCROptions())
         #expect(!deed.preprocessing.steps.contains("unprocessed"))
     }
+
+    /// A deed photographed about 8° askew on a desk: Leptonica's skew search is unsure over the
+    /// desk's texture and leaves it slanted, and Tesseract reads one line of it. The unsure angle
+    /// is undone and the page read again: the whole deed, its kind and its parties.
+    @Test func aPageLeftSlantedIsReadAgainLevelled() throws {
+        let path = Self.root + "/Tests/Fixtures/ocr-fallback/dev-043-deed-inline-phone.jpg"
+        let page = try ImageLoader.load(path: path)[0]
+        let (_, report) = try Preprocessor.run(page, options: PreprocessOptions())
+        #expect(!report.steps.contains("deskew") && (report.skewConfidence ?? 0) < 2.5, "\(report)")
+        let worker = try OCRWorker(orientation: false)
+        let read = try worker.process(image: page, options: OCROptions())
+        #expect(read.preprocessing.steps.contains("deskew"), "\(read.preprocessing)")
+        #expect(read.kind == .deed)
+        #expect(read.fields["grantor"]?.value == .text("Eliud Kiplagat") && read.fields["grantee"]?.value == .text("Somchai Bunnag"))
+        #expect(read.text.contains("Riverside Estates"), "\(read.text.prefix(300))")
+    }
 }
 

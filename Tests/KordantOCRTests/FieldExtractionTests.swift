@@ -223,6 +223,13 @@ struct WordPage {
         #expect(PageLayout.lenientCost(["oate", "of"][...], ["date", "of"]) == nil)
     }
 
+    /// A fax of a passport page whose small labels are unreadable: the title, printed large on a
+    /// line of its own, still says what it is. A letter that mentions a passport is not one.
+    @Test func aPassportsTitleNamesItsKind() {
+        #expect(FieldExtractor.detectKind("REPUBLIC OF UTOPIA\nPASSPORT\nsoreeenstinees Newer\nLE GOFF\nNaitreorealety\nNGA\n09/05/1993") == .id)
+        #expect(FieldExtractor.detectKind("Dear Sir or Madam,\nPlease bring your passport and the completed form.\nPASSPORT office hours") == .unknown)
+    }
+
     @Test func tickedOptions() {
         let p = WordPage(["Opt-out request", "[X] Delete my personal information", "[ ] Send me a copy of my data",
                           "[X] Do not sell or share my personal information"])

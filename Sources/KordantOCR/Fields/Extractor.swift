@@ -11,6 +11,9 @@ enum FieldExtractor {
 
     // MARK: Kind
 
+    /// Identity documents' titles, as printed (capitals) on a line of their own.
+    static let titles: Set<String> = ["PASSPORT", "IDENTITY CARD", "DRIVER LICENSE", "DRIVER'S LICENSE", "DRIVER LICENCE", "RESIDENCE PERMIT"]
+
     static func detectKind(_ text: String) -> DocumentKind {
         let t = text.uppercased()
         func score(_ words: [String]) -> Int {
@@ -20,6 +23,9 @@ enum FieldExtractor {
                           "CONSIDERATION", "PLAT", "QUITCLAIM"])
         let id = score(["PASSPORT", "IDENTITY", "IDENTITY CARD", "DATE OF BIRTH", "DATE OF EXPIRY", "NATIONALITY", "GIVEN NAMES", "SURNAME",
                         "DRIVER LICENSE", "DRIVER'S LICENSE", "DRIVER LICENCE", "DOB", "EXP", "SEX"]) + (t.contains("<<<") ? 1 : 0)
+            // A document's title on a line of its own, in capitals: on a fax or photocopy the
+            // small labels may be unreadable, but the title is printed large.
+            + (text.split(separator: "\n").contains { titles.contains($0.trimmingCharacters(in: .whitespaces)) } ? 1 : 0)
         let optout = score(["OPT-OUT", "OPT OUT", "REMOVAL", "REMOVE MY", "DELETE MY", "PRIVACY", "PERSONAL INFORMATION", "REQUEST",
                             "DELETION", "DO NOT SELL", "DATA BROKER", "MY LISTING", "MY DATA"])
         let best = max(deed, id, optout)
