@@ -230,6 +230,35 @@ struct WordPage {
         #expect(FieldExtractor.detectKind("Dear Sir or Madam,\nPlease bring your passport and the completed form.\nPASSPORT office hours") == .unknown)
     }
 
+    /// Photocopy speckle read as words ("es", "i", ":", "&") bridges the gap between a label and
+    /// the next cell's label, and stands where the value should be. Specks (poorly read and far
+    /// shorter than their line, or all but rejected) are no part of the layout; a dash is kept;
+    /// a mark without letters before a label does not stop it starting its phrase.
+    @Test func speckleDoesNotJoinCells() {
+        func word(_ text: String, _ x: Int, _ width: Int, y: Int = 100, height: Int = 20, confidence: Double = 95, line: Int = 1) -> Word {
+            Word(text: text, confidence: confidence, box: BoundingBox(x: x, y: y, width: width, height: height),
+                 block: 1, paragraph: 1, line: line, word: x)
+        }
+        var words = [word("Full", 100, 60), word("Name", 170, 80), word("es", 265, 30, height: 8, confidence: 27),
+                     word("i", 310, 4, height: 3, confidence: 18), word(":", 330, 4, height: 4, confidence: 35),
+                     word("&", 350, 15, confidence: 0), word("Birthdate", 380, 150)]
+        words += [word("Eleni", 100, 80, y: 130, height: 30, line: 2), word("Georgiou", 190, 130, y: 130, height: 30, line: 2),
+                  word("8", 380, 15, y: 130, height: 30, line: 2), word("November", 405, 140, y: 130, height: 30, line: 2),
+                  word("2001", 555, 70, y: 130, height: 30, line: 2)]
+        let layout = PageLayout(lines: TextLine.group(words))
+        #expect(layout.rows.first?.segments.map(\.text) == ["Full Name", "Birthdate"])
+        let f = FieldExtractor.optout(TextLine.group(words))
+        #expect(value(f, "full_name") == "Eleni Georgiou")
+        #expect(value(f, "date_of_birth") == "2001-11-08")
+        #expect(!PageLayout.speck(word("-", 0, 10, height: 2, confidence: 10), lineHeight: 30))
+        #expect(PageLayout.speck(word("Ss", 0, 40, height: 6, confidence: 27), lineHeight: 30))
+        #expect(!PageLayout.speck(word("SC.", 0, 40, height: 30, confidence: 38), lineHeight: 30))
+        // "~~ Instrument No." with the colon lost in speckle: still the label of the value below.
+        let deed = [word("~~", 100, 30, confidence: 22), word("Instrument", 140, 160), word("No.", 310, 40),
+                    word("38720025", 140, 150, y: 130, height: 30, line: 2)]
+        #expect(value(FieldExtractor.deed(TextLine.group(deed)), "instrument_number") == "38720025")
+    }
+
     @Test func tickedOptions() {
         let p = WordPage(["Opt-out request", "[X] Delete my personal information", "[ ] Send me a copy of my data",
                           "[X] Do not sell or share my personal information"])

@@ -314,10 +314,15 @@ struct LabelledPage {
         let segHits = hits[hit.row][hit.segment]
         let words = layout.rows[hit.row].segments[hit.segment].words
         let next = segHits.first { $0.start > hit.start }?.start ?? words.count
-        if hit.end < next { return [(Array(words[hit.end..<next]), true)] }
+        var found: [(words: [Word], inline: Bool)] = []
+        if hit.end < next {
+            found.append((Array(words[hit.end..<next]), true))
+            // Only a label at the end of its phrase may have its value elsewhere; what follows
+            // it may be speckle read as letters (a photocopied form's "Full Name es i :").
+            guard next == words.count, words[hit.end..<next].allSatisfy({ $0.confidence < 60 }) else { return found }
+        }
         guard next == words.count else { return [] }    // another label follows at once: no value
         let row = layout.rows[hit.row]
-        var found: [(words: [Word], inline: Bool)] = []
         if hit.segment + 1 < row.segments.count {
             let cell = row.segments[hit.segment + 1]
             let cellHits = hits[hit.row][hit.segment + 1]

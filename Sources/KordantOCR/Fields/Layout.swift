@@ -33,7 +33,7 @@ struct PageLayout {
         for line in lines where !line.words.isEmpty {
             let h = Self.median(line.words.map(\.box.height))
             var current: [Word] = []
-            for w in line.words {
+            for w in line.words where !Self.speck(w, lineHeight: h) {
                 // A gap wider than about two letter heights separates cells or pairs.
                 if let last = current.last, w.box.x - (last.box.x + last.box.width) > max(2 * h, 12) {
                     segments.append(Segment(current))
@@ -76,6 +76,17 @@ struct PageLayout {
         }
         if !current.isEmpty { paragraphs.append(TextLine(words: current)) }
         self.paragraphs = paragraphs
+    }
+
+    /// Photocopy speckle read as a word: a poorly read token far shorter than its line's words
+    /// (dots read as `i`, `:`, `=`), or one Tesseract all but rejected with at most one letter
+    /// or digit; never a dash. Left in, specks bridge the gap between a label and the next cell's label
+    /// ("Full Name es i : & Birthdate") and stand in for the value.
+    static func speck(_ w: Word, lineHeight: Int) -> Bool {
+        // A dash is short and often poorly read, and it separates a title from a name.
+        guard !["-", "–", "—"].contains(w.text) else { return false }
+        let alphanumerics = w.text.filter { $0.isLetter || $0.isNumber }.count
+        return (w.confidence < 60 && 2 * w.box.height < lineHeight) || (w.confidence < 20 && alphanumerics <= 1)
     }
 
     static func median(_ xs: [Int]) -> Int {
@@ -214,7 +225,8 @@ extension PageLayout {
             }
             if let (k, field) = best {
                 let hit = make(i, k, field)
-                if hit.colon || i == 0 {
+                // Leading marks without letters or digits (`~~`, `|`: a rule or speck) do not count.
+                if hit.colon || i <= (keys.firstIndex { !$0.isEmpty } ?? 0) {
                     hits.append(hit)
                     i = hit.end
                     continue
