@@ -239,7 +239,9 @@ public final class OCRWorker {
         // degrees Tesseract loses whole lines. The slant of the lines it did read (or, with too
         // few of them, Leptonica's unsure angle) is undone and the page read again; the reading
         // with clearly more words read well is kept.
-        if o.preprocess.deskew, !report.steps.contains("deskew") {
+        // (Not on an identity page whose MRZ is valid: its fields are the zone's.)
+        let settled = scanned?.valid == true
+        if o.preprocess.deskew, !settled, !report.steps.contains("deskew") {
             let lines = LevelledLines(TextLine.group(page.words), width: page.width, height: page.height).map { -$0.angle * 180 / .pi }
             if let degrees = lines ?? report.skewAngle.map(Double.init), abs(degrees) >= 3, abs(degrees) <= 15,
                let turned = pixRotate(prepared.pix, Float(degrees * .pi / 180), Int32(L_ROTATE_AREA_MAP), Int32(L_BRING_IN_WHITE), 0, 0) {
@@ -260,7 +262,7 @@ public final class OCRWorker {
         // one of the image as loaded, and the one with more clearly read words is kept. (Flattening
         // can grey a card photographed on a textured cloth until Tesseract's global threshold
         // finds no text on it at all, where the photo as taken reads well.)
-        if page.meanConfidence < 70, o.preprocess != .none, !(report.steps.isEmpty && report.rotation == 0) {
+        if page.meanConfidence < 70, !settled, o.preprocess != .none, !(report.steps.isEmpty && report.rotation == 0) {
             let (plain, plainReport) = try Preprocessor.run(input, options: .none)
             let again = try text.recognize(plain, resolution: plainReport.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv, alto: o.alto,
                                            pageNumber: index - 1, keep: keep)
@@ -394,7 +396,14 @@ public final class OCRWorker {
         var disagreements: [String] = []
         for (name, v) in visual {
             guard let m = mrzValues[name] ?? nil, let s = v.value.string else { continue }
-            let agrees = normalised(s) == normalised(m)
+            var agrees = normalised(s) == normalised(m)
+            // A date printed in digits with day and month both 12 or under reads either way round
+            // ("08/03/1979"): the zone's order is the one it means.
+            if !agrees, name.hasSuffix("_date") || name == "date_of_birth", let box = v.box {
+                let printed = lines.flatMap(\.words).filter { box.contains(x: $0.box.x + $0.box.width / 2, y: $0.box.y + $0.box.height / 2) }
+                    .map(\.text).joined()
+                agrees = FieldExtractor.eitherWayRound(s, printed: printed, is: m)
+            }
             agreement[name] = agrees
             // Only a clearly read visual value can overrule the zone's own checks.
             if !agrees && v.confidence >= 80 && ["surname", "document_number", "date_of_birth", "expiry_date"].contains(name) {

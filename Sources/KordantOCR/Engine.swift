@@ -20,6 +20,11 @@ public struct BoundingBox: Sendable, Equatable, Codable {
         x < o.x + o.width && o.x < x + width && y < o.y + o.height && o.y < y + height
     }
 
+    /// Whether the point lies inside the box.
+    public func contains(x px: Int, y py: Int) -> Bool {
+        px >= x && px < x + width && py >= y && py < y + height
+    }
+
     /// The smallest box holding both.
     public func union(_ o: BoundingBox) -> BoundingBox {
         let x0 = min(x, o.x), y0 = min(y, o.y)

@@ -259,6 +259,15 @@ struct WordPage {
         #expect(value(FieldExtractor.deed(TextLine.group(deed)), "instrument_number") == "38720025")
     }
 
+    /// A date printed in digits with day and month both 12 or under agrees with the MRZ's either
+    /// way round; one printed with its month's name, or with a day over 12, does not.
+    @Test func ambiguousDatesAgreeEitherWayRound() {
+        #expect(FieldExtractor.eitherWayRound("1979-08-03", printed: "08/03/1979", is: "1979-03-08"))
+        #expect(!FieldExtractor.eitherWayRound("1979-08-03", printed: "3AUG1979", is: "1979-03-08"))
+        #expect(!FieldExtractor.eitherWayRound("1979-08-13", printed: "08/13/1979", is: "1979-13-08"))
+        #expect(!FieldExtractor.eitherWayRound("1979-08-03", printed: "08/03/1979", is: "1979-03-09"))
+    }
+
     @Test func tickedOptions() {
         let p = WordPage(["Opt-out request", "[X] Delete my personal information", "[ ] Send me a copy of my data",
                           "[X] Do not sell or share my personal information"])

@@ -14,6 +14,16 @@ enum FieldExtractor {
     /// Identity documents' titles, as printed (capitals) on a line of their own.
     static let titles: Set<String> = ["PASSPORT", "IDENTITY CARD", "DRIVER LICENSE", "DRIVER'S LICENSE", "DRIVER LICENCE", "RESIDENCE PERMIT"]
 
+    /// Whether a date read as `iso` from `printed` may be `other`: printed in digits only, with
+    /// day and month both 12 or under, it reads either way round ("08/03/1979").
+    static func eitherWayRound(_ iso: String, printed: String, is other: String) -> Bool {
+        if iso == other { return true }
+        let parts = iso.split(separator: "-")
+        guard !printed.isEmpty, !printed.contains(where: \.isLetter), parts.count == 3,
+              let a = Int(parts[1]), let b = Int(parts[2]), a <= 12, b <= 12 else { return false }
+        return "\(parts[0])-\(parts[2])-\(parts[1])" == other
+    }
+
     static func detectKind(_ text: String) -> DocumentKind {
         let t = text.uppercased()
         func score(_ words: [String]) -> Int {
