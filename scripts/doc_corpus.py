@@ -58,6 +58,9 @@ FAMILIES = {
              "optout": ["optout-letterhead", "optout-table", "optout-inline3", "optout-checklist"],
              "id": ["id-driver-license", "id-card-inline"]},
 }
+# Families added later, appended after a split's first documents so that those stay as they were
+# (committed fixtures are rendered from them by index): count // 3 documents each.
+LATER_FAMILIES = {"dev": {"id": ["id-residence-permit"]}, "test": {}}
 CAPTURES = ["flatbed", "flatbed-skew", "fax", "photocopy", "shadow", "phone"]
 
 # ----------------------------------------------------------------------------------------------
@@ -642,6 +645,34 @@ def render_id(rng, split, family):
             p.lines.append(f"{labl} {val}")
             p.y += int(p.size * 1.3)
         p.text(x0, p.y, f"NATIONALITY {nat}", p.fs)
+    elif family == "id-residence-permit":
+        # Pairs on one line, "Label: value" (often with no space after the colon, as cards
+        # print them tight), the label's wording varying from card to card.
+        p.text(p.margin, p.y, country, p.fb)
+        p.y += int(p.size * 1.3)
+        p.text(p.margin, p.y, "RESIDENCE PERMIT", p.fh)
+        p.y = int(p.img.height * 0.3)
+        name = {"surname": rng.choice(["Family name", "Surname", "Last name"]),
+                "given": rng.choice(["Given names", "Forenames", "First names"]),
+                "dob": rng.choice(["Born", "Date of birth", "DOB"]), "sex": rng.choice(["Gender", "Sex"]),
+                "nat": rng.choice(["Citizenship", "Nationality"]), "num": rng.choice(["Permit No.", "Card No.", "Document No."]),
+                "exp": rng.choice(["Valid until", "Expires", "Expiry date"])}
+        tight = rng.random() < 0.5
+        rows = [[(name["surname"], s.upper())], [(name["given"], g.upper())], [(name["dob"], dobd), (name["sex"], sex)],
+                [(name["nat"], nat)], [(name["num"], number)], [(name["exp"], expd)]]
+        right = p.img.width - p.margin // 2
+        for row in rows:
+            x, parts = x0, []
+            for labl, val in row:
+                lead = labl + (":" if tight else ": ")
+                x += p.text(x, p.y, lead, p.fs, record=False)
+                font, w = p.fb, p.d.textlength(val, font=p.fb)
+                if x + w > right:
+                    font = ImageFont.truetype(p.fb.path, int(p.fb.size * (right - x) / w))
+                x += p.text(x, p.y - int(p.size * 0.1), val, font, record=False) + p.size
+                parts.append(f"{lead}{val}")
+            p.lines.append(" ".join(parts))
+            p.y += int(p.size * 1.3)
     elif family == "id-card-inline":
         p.text(p.margin, p.y, f"{country}", p.fb)
         p.y += int(p.size * 1.3)
@@ -741,6 +772,12 @@ def plan(split, count, seed):
     for j in range(max(2, count // 10)):
         items.append(dict(kind="unknown", family="letter-plain", capture=CAPTURES[j % len(CAPTURES)]))
     rng.shuffle(items)
+    later = doc_rng(seed, split, "later")
+    for kind, fams in LATER_FAMILIES[split].items():
+        for fam in fams:
+            caps = CAPTURES[:]
+            later.shuffle(caps)
+            items += [dict(kind=kind, family=fam, capture=caps[i % len(caps)]) for i in range(max(1, count // 3))]
     return items
 
 

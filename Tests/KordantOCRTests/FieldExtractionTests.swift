@@ -268,6 +268,23 @@ struct WordPage {
         #expect(!FieldExtractor.eitherWayRound("1979-08-03", printed: "08/03/1979", is: "1979-03-09"))
     }
 
+    /// A card printed tight ("Sex:M", "DOB:01 MAR 1955") is read with label and value as one
+    /// word: it is split at the colon after a label of letters, never inside a time or a URL.
+    /// A lone capital read poorly is no speck: it may be the sex.
+    @Test func labelsReadGluedToTheirValues() {
+        let p = WordPage(["RESIDENCE PERMIT", "Surname:NGUYEN", "DOB:01 MAR 1955   Sex:M", "Nationality:GBR"])
+        let f = FieldExtractor.idVisual(p.lines)
+        #expect(value(f, "surname") == "NGUYEN" && value(f, "nationality") == "GBR")
+        #expect(value(f, "date_of_birth") == "1955-03-01" && value(f, "sex") == "M")
+        let word = Word(text: "Sex:M", confidence: 90, box: BoundingBox(x: 100, y: 0, width: 100, height: 20), block: 1, paragraph: 1, line: 1, word: 1)
+        let parts = PageLayout.splitAtColon(word)
+        #expect(parts.map(\.text) == ["Sex:", "M"] && parts[1].box.x == 180 && parts[1].box.width == 20)
+        for text in ["9:00", "https://example.com", "Note:", ":M"] {
+            #expect(PageLayout.splitAtColon(Word(text: text, confidence: 90, box: word.box, block: 1, paragraph: 1, line: 1, word: 1)).count == 1)
+        }
+        #expect(!PageLayout.speck(Word(text: "M", confidence: 11, box: word.box, block: 1, paragraph: 1, line: 1, word: 1), lineHeight: 20))
+    }
+
     @Test func tickedOptions() {
         let p = WordPage(["Opt-out request", "[X] Delete my personal information", "[ ] Send me a copy of my data",
                           "[X] Do not sell or share my personal information"])

@@ -33,7 +33,7 @@ struct PageLayout {
         for line in lines where !line.words.isEmpty {
             let h = Self.median(line.words.map(\.box.height))
             var current: [Word] = []
-            for w in line.words where !Self.speck(w, lineHeight: h) {
+            for w in line.words.flatMap(Self.splitAtColon) where !Self.speck(w, lineHeight: h) {
                 // A gap wider than about two letter heights separates cells or pairs.
                 if let last = current.last, w.box.x - (last.box.x + last.box.width) > max(2 * h, 12) {
                     segments.append(Segment(current))
@@ -86,7 +86,27 @@ struct PageLayout {
         // A dash is short and often poorly read, and it separates a title from a name.
         guard !["-", "–", "—"].contains(w.text) else { return false }
         let alphanumerics = w.text.filter { $0.isLetter || $0.isNumber }.count
-        return (w.confidence < 60 && 2 * w.box.height < lineHeight) || (w.confidence < 20 && alphanumerics <= 1)
+        // A lone capital may be a value (a card's sex, M or F), however poorly read.
+        let rejected = alphanumerics == 0 || (alphanumerics == 1 && !w.text.contains(where: \.isUppercase))
+        return (w.confidence < 60 && 2 * w.box.height < lineHeight) || (w.confidence < 20 && rejected)
+    }
+
+    /// A label and its value read as one word when printed tight ("Sex:M", "DOB:01/02/1980"):
+    /// two words, the box split by characters. Only after a label of letters (not "9:00", not
+    /// "https://").
+    static func splitAtColon(_ w: Word) -> [Word] {
+        let chars = Array(w.text)
+        guard let i = chars.firstIndex(of: ":"), i >= 2, i + 1 < chars.count, chars[i + 1] != "/",
+              chars[..<i].allSatisfy({ $0.isLetter || $0 == "." }), chars[(i + 1)...].contains(where: { $0.isLetter || $0.isNumber })
+        else { return [w] }
+        var label = w, value = w
+        let cut = w.box.width * (i + 1) / chars.count
+        label.text = String(chars[...i])
+        label.box.width = cut
+        value.text = String(chars[(i + 1)...])
+        value.box.x += cut
+        value.box.width -= cut
+        return [label, value]
     }
 
     static func median(_ xs: [Int]) -> Int {
