@@ -79,9 +79,9 @@ struct PageLayout {
     }
 
     /// Photocopy speckle read as a word: a poorly read token far shorter than its line's words
-    /// (dots read as `i`, `:`, `=`), or one Tesseract all but rejected with at most one letter
-    /// or digit; never a dash. Left in, specks bridge the gap between a label and the next cell's label
-    /// ("Full Name es i : & Birthdate") and stand in for the value.
+    /// (dots read as `i`, `:`, `=`), or one Tesseract all but rejected with no letter or digit
+    /// but one small letter; never a dash. Left in, specks bridge the gap between a label and the
+    /// next cell's label ("Full Name es i : & Birthdate") and stand in for the value.
     static func speck(_ w: Word, lineHeight: Int) -> Bool {
         // A dash is short and often poorly read, and it separates a title from a name.
         guard !["-", "–", "—"].contains(w.text) else { return false }
@@ -149,6 +149,7 @@ extension PageLayout {
         return editDistance(read, label) <= 2 ? 2 : nil
     }
 
+    /// Levenshtein distance between two words.
     static func editDistance(_ read: String, _ label: String) -> Int {
         let a = Array(read), b = Array(label)
         guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
@@ -185,14 +186,7 @@ extension PageLayout {
         // "rn" read as "m" ("Sumame") is the commonest confusion in small print.
         if read.contains("m"), read == label.replacingOccurrences(of: "rn", with: "m") { return true }
         guard label.count >= 5, abs(read.count - label.count) <= 1 else { return false }
-        let a = Array(read), b = Array(label)
-        var prev = Array(0...b.count)
-        for i in 1...a.count {
-            var cur = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count { cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)) }
-            prev = cur
-        }
-        return prev[b.count] <= 1
+        return editDistance(read, label) <= 1
     }
 
     /// Every label in the segment, left to right. A known label counts when it has a colon, starts
