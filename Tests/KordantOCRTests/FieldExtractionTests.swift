@@ -283,6 +283,10 @@ struct WordPage {
             #expect(PageLayout.splitAtColon(Word(text: text, confidence: 90, box: word.box, block: 1, paragraph: 1, line: 1, word: 1)).count == 1)
         }
         #expect(!PageLayout.speck(Word(text: "M", confidence: 11, box: word.box, block: 1, paragraph: 1, line: 1, word: 1), lineHeight: 20))
+        // A nationality outside the ICAO list is a misreading: kept for review, not as read.
+        let misread = FieldExtractor.idVisual(WordPage(["RESIDENCE PERMIT", "Nationality:JRL"]).lines)
+        #expect(value(misread, "nationality") == "JRL" && misread["nationality"]?.needsReview == true)
+        #expect(f["nationality"]?.needsReview == false)
     }
 
     @Test func tickedOptions() {

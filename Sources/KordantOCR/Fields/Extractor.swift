@@ -272,6 +272,9 @@ enum FieldExtractor {
         // `netChee`, `chiamakaS54`) goes to review.
         if let e = f["email"]?.value.string, !plausibleEmail(e) { f["email"]?.needsReview = true }
         if let u = f["listing_url"]?.value.string, !plausibleURL(u) { f["listing_url"]?.needsReview = true }
+        // A nationality is a code from the ICAO list; three letters outside it are a misreading
+        // (`JRL` for IRL).
+        if let n = f["nationality"]?.value.string, !CountryCodes.all.contains(n) { f["nationality"]?.needsReview = true }
         return f
     }
 
