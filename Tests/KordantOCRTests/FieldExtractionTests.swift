@@ -228,6 +228,7 @@ struct WordPage {
     @Test func aPassportsTitleNamesItsKind() {
         #expect(FieldExtractor.detectKind("REPUBLIC OF UTOPIA\nPASSPORT\nsoreeenstinees Newer\nLE GOFF\nNaitreorealety\nNGA\n09/05/1993") == .id)
         #expect(FieldExtractor.detectKind("Dear Sir or Madam,\nPlease bring your passport and the completed form.\nPASSPORT office hours") == .unknown)
+        #expect(FieldExtractor.detectKind("CANADA\n. RESIDENCE PERMIT\u{201D}\nsumameHAILE\nBom 25 JUN 1999") == .id)
     }
 
     /// Photocopy speckle read as words ("es", "i", ":", "&") bridges the gap between a label and

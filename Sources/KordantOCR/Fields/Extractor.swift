@@ -32,10 +32,12 @@ enum FieldExtractor {
         let deed = score(["DEED", "GRANTOR", "GRANTEE", "PARCEL", "APN", "RECORDED", "CONVEY", "CONVEYS", "LEGAL DESCRIPTION",
                           "CONSIDERATION", "PLAT", "QUITCLAIM"])
         let id = score(["PASSPORT", "IDENTITY", "IDENTITY CARD", "DATE OF BIRTH", "DATE OF EXPIRY", "NATIONALITY", "GIVEN NAMES", "SURNAME",
-                        "DRIVER LICENSE", "DRIVER'S LICENSE", "DRIVER LICENCE", "DOB", "EXP", "SEX"]) + (t.contains("<<<") ? 1 : 0)
+                        "DRIVER LICENSE", "DRIVER'S LICENSE", "DRIVER LICENCE", "DOB", "EXP", "SEX", "RESIDENCE PERMIT", "GENDER",
+                        "FORENAMES", "FAMILY NAME", "CITIZENSHIP", "EXPIRY DATE", "VALID UNTIL"]) + (t.contains("<<<") ? 1 : 0)
             // A document's title on a line of its own, in capitals: on a fax or photocopy the
-            // small labels may be unreadable, but the title is printed large.
-            + (text.split(separator: "\n").contains { titles.contains($0.trimmingCharacters(in: .whitespaces)) } ? 1 : 0)
+            // small labels may be unreadable, but the title is printed large (quotes or dots
+            // read around it do not count).
+            + (text.split(separator: "\n").contains { titles.contains($0.trimmingCharacters(in: CharacterSet.letters.union(.whitespaces).inverted.union(.whitespaces))) } ? 1 : 0)
         let optout = score(["OPT-OUT", "OPT OUT", "REMOVAL", "REMOVE MY", "DELETE MY", "PRIVACY", "PERSONAL INFORMATION", "REQUEST",
                             "DELETION", "DO NOT SELL", "DATA BROKER", "MY LISTING", "MY DATA"])
         let best = max(deed, id, optout)
