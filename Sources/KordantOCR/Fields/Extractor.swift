@@ -37,7 +37,7 @@ enum FieldExtractor {
             // A document's title on a line of its own, in capitals: on a fax or photocopy the
             // small labels may be unreadable, but the title is printed large (quotes or dots
             // read around it do not count).
-            + (text.split(separator: "\n").contains { titles.contains($0.trimmingCharacters(in: CharacterSet.letters.union(.whitespaces).inverted.union(.whitespaces))) } ? 1 : 0)
+            + (text.split(separator: "\n").contains { titles.contains($0.trimmingCharacters(in: .letters.inverted)) } ? 1 : 0)
         let optout = score(["OPT-OUT", "OPT OUT", "REMOVAL", "REMOVE MY", "DELETE MY", "PRIVACY", "PERSONAL INFORMATION", "REQUEST",
                             "DELETION", "DO NOT SELL", "DATA BROKER", "MY LISTING", "MY DATA"])
         let best = max(deed, id, optout)
