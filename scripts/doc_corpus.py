@@ -621,17 +621,18 @@ def render_id(rng, split, family):
     x0 = p.margin + photo_w + p.size
     p.d.rectangle([p.margin, int(p.img.height * 0.3), p.margin + photo_w, int(p.img.height * 0.88)], fill=(170, 160, 150))
 
+    def fitted(val, x, right):
+        # A card prints every value whole: one too long for its column is set smaller, as
+        # issuers condense long names (drawn past the edge, the truth would hold characters the
+        # page does not show).
+        w = p.d.textlength(val, font=p.fb)
+        return p.fb if x + w <= right else ImageFont.truetype(p.fb.path, int(p.fb.size * (right - x) / w))
+
     def stack(items, right):
         for labl, val in items:
             p.text(x0, p.y, labl, p.fs)
             p.y += int(p.fs.size * 1.15)
-            # A card prints every value whole: one too long for its column is set smaller, as
-            # issuers condense long names (drawn past the edge, the truth would hold characters
-            # the page does not show).
-            font, w = p.fb, p.d.textlength(val, font=p.fb)
-            if x0 + w > right:
-                font = ImageFont.truetype(p.fb.path, int(p.fb.size * (right - x0) / w))
-            p.text(x0, p.y, val, font)
+            p.text(x0, p.y, val, fitted(val, x0, right))
             p.y += int(p.size * 1.3)
 
     if family == "id-driver-license":
@@ -666,10 +667,7 @@ def render_id(rng, split, family):
             for labl, val in row:
                 lead = labl + (":" if tight else ": ")
                 x += p.text(x, p.y, lead, p.fs, record=False)
-                font, w = p.fb, p.d.textlength(val, font=p.fb)
-                if x + w > right:
-                    font = ImageFont.truetype(p.fb.path, int(p.fb.size * (right - x) / w))
-                x += p.text(x, p.y - int(p.size * 0.1), val, font, record=False) + p.size
+                x += p.text(x, p.y - int(p.size * 0.1), val, fitted(val, x, right), record=False) + p.size
                 parts.append(f"{lead}{val}")
             p.lines.append(" ".join(parts))
             p.y += int(p.size * 1.3)

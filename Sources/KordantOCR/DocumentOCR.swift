@@ -195,8 +195,12 @@ public final class OCRWorker {
         // With a PDF to write, the handle keeps its results until the page is added (or dropped).
         let keep = pdf != nil
         defer { if keep { text.clear() } }
-        var page = try text.recognize(prepared, resolution: report.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv, alto: o.alto,
-                                      pageNumber: index - 1, keep: keep)
+        // Every full reading of this page (first, turned, levelled, as loaded) asks for the same outputs.
+        func read(_ image: LeptImage, resolution: Int) throws(OCRError) -> PageText {
+            try text.recognize(image, resolution: resolution, mode: mode, hocr: o.hocr, tsv: o.tsv, alto: o.alto,
+                               pageNumber: index - 1, keep: keep)
+        }
+        var page = try read(prepared, resolution: report.resolution)
         clock?.mark("recognize")
         // Whether the handle still holds the reading that is kept (a later try replaces it).
         var handleHoldsKept = true
@@ -222,8 +226,7 @@ public final class OCRWorker {
                 var turned = try Preprocessor.rotate(base, clockwise: clockwise)
                 var turnedReport = baseReport
                 if clockwise % 180 != 0 && o.preprocess.deskew { turned = try Preprocessor.deskew(turned, report: &turnedReport) }
-                let again = try text.recognize(turned, resolution: report.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv, alto: o.alto,
-                                               pageNumber: index - 1, keep: keep)
+                let again = try read(turned, resolution: report.resolution)
                 handleHoldsKept = false
                 if again.meanConfidence > page.meanConfidence + 10 && again.words.count * 2 >= page.words.count {
                     handleHoldsKept = true
@@ -242,12 +245,11 @@ public final class OCRWorker {
         // (Not on an identity page whose MRZ is valid: its fields are the zone's.)
         let settled = scanned?.valid == true
         if o.preprocess.deskew, !settled, !report.steps.contains("deskew") {
-            let lines = LevelledLines(TextLine.group(page.words), width: page.width, height: page.height).map { -$0.angle * 180 / .pi }
+            let lines = LevelledLines.slant(of: TextLine.group(page.words)).map { -$0 * 180 / .pi }
             if let degrees = lines ?? report.skewAngle.map(Double.init), abs(degrees) >= 3, abs(degrees) <= 15,
                let turned = pixRotate(prepared.pix, Float(degrees * .pi / 180), Int32(L_ROTATE_AREA_MAP), Int32(L_BRING_IN_WHITE), 0, 0) {
                 let level = LeptImage(turned)
-                let again = try text.recognize(level, resolution: report.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv, alto: o.alto,
-                                               pageNumber: index - 1, keep: keep)
+                let again = try read(level, resolution: report.resolution)
                 handleHoldsKept = false
                 if Self.clearWords(again) > Self.clearWords(page) * 23 / 20 + 3 {
                     handleHoldsKept = true
@@ -264,8 +266,7 @@ public final class OCRWorker {
         // finds no text on it at all, where the photo as taken reads well.)
         if page.meanConfidence < 70, !settled, o.preprocess != .none, !(report.steps.isEmpty && report.rotation == 0) {
             let (plain, plainReport) = try Preprocessor.run(input, options: .none)
-            let again = try text.recognize(plain, resolution: plainReport.resolution, mode: mode, hocr: o.hocr, tsv: o.tsv, alto: o.alto,
-                                           pageNumber: index - 1, keep: keep)
+            let again = try read(plain, resolution: plainReport.resolution)
             handleHoldsKept = false
             if Self.clearWords(again) > Self.clearWords(page) * 3 / 2 + 3 {
                 handleHoldsKept = true

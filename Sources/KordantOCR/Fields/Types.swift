@@ -107,20 +107,9 @@ struct LevelledLines {
     var angle: Double
     let cx: Double, cy: Double
 
-    /// `lines` turned level about the page centre when their median slant is between 1° and 15°
-    /// (measured on at least three lines that run at least four letter heights); nil otherwise.
+    /// `lines` turned level about the page centre when they have a ``slant(of:)``; nil otherwise.
     init?(_ lines: [TextLine], width: Int, height: Int) {
-        var slants: [Double] = []
-        for line in lines where line.words.count >= 2 {
-            let a = line.words.min { $0.box.x < $1.box.x }!.box, b = line.words.max { $0.box.x < $1.box.x }!.box
-            let dx = Double(b.x + b.width / 2 - a.x - a.width / 2)
-            let h = Double(PageLayout.median(line.words.map(\.box.height)))
-            guard dx >= 4 * max(h, 4) else { continue }
-            slants.append(atan2(Double(b.y + b.height / 2 - a.y - a.height / 2), dx))
-        }
-        guard slants.count >= 3 else { return nil }
-        let angle = slants.sorted()[slants.count / 2]
-        guard abs(angle) >= Double.pi / 180, abs(angle) <= 15 * Double.pi / 180 else { return nil }
+        guard let angle = Self.slant(of: lines) else { return nil }
         let (cx, cy) = (Double(width) / 2, Double(height) / 2)
         (self.angle, self.cx, self.cy) = (angle, cx, cy)
         let (c, s) = (cos(angle), sin(angle))
@@ -133,6 +122,22 @@ struct LevelledLines {
                 return w
             })
         }
+    }
+
+    /// The lines' median slant (radians) when it is between 1° and 15°, measured on at least three
+    /// lines that run at least four letter heights; nil otherwise.
+    static func slant(of lines: [TextLine]) -> Double? {
+        var slants: [Double] = []
+        for line in lines where line.words.count >= 2 {
+            let a = line.words.min { $0.box.x < $1.box.x }!.box, b = line.words.max { $0.box.x < $1.box.x }!.box
+            let dx = Double(b.x + b.width / 2 - a.x - a.width / 2)
+            let h = Double(PageLayout.median(line.words.map(\.box.height)))
+            guard dx >= 4 * max(h, 4) else { continue }
+            slants.append(atan2(Double(b.y + b.height / 2 - a.y - a.height / 2), dx))
+        }
+        guard slants.count >= 3 else { return nil }
+        let angle = slants.sorted()[slants.count / 2]
+        return abs(angle) >= Double.pi / 180 && abs(angle) <= 15 * Double.pi / 180 ? angle : nil
     }
 
     /// A box in the levelled frame back in the page's: the bounds of its corners turned back,
