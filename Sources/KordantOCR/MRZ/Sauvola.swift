@@ -28,60 +28,76 @@ enum Sauvola {
         // Mirrored border as pixAddMirroredBorder makes it: the edge pixel repeated (…c b a | a b c…).
         func mirror(_ v: Int, _ n: Int) -> Int { v < border ? border - 1 - v : v < border + n ? v - border : 2 * n + border - 1 - v }
         let pw = w + 2 * border, ph = h + 2 * border
-        // The bordered copy, once (each output row then reads two of its rows).
+        // The bordered copy, once (each output row then reads two of its rows). Wrapping
+        // arithmetic below: the sums are exact in 32 bits (625 × 255² < 2³²), and without overflow
+        // traps the column updates vectorise.
         var padded = [UInt8](repeating: 0, count: pw * ph)
-        let columns = (0..<pw).map { mirror($0, w) }
         gray.pixels.withUnsafeBufferPointer { px in
             padded.withUnsafeMutableBufferPointer { pad in
                 for y in 0..<ph {
-                    let source = mirror(y, h) * w, target = y * pw
-                    for x in 0..<pw { pad[target + x] = px[source + columns[x]] }
+                    let source = px.baseAddress! + mirror(y, h) * w, target = pad.baseAddress! + y * pw
+                    (target + border).update(from: source, count: w)
+                    for x in 0..<border {
+                        target[x] = source[border - 1 - x]
+                        target[border + w + x] = source[w - 1 - x]
+                    }
                 }
             }
         }
         let normMean = 1 / (Float(span) * Float(span))
         let normSquare = 1 / (Double(span) * Double(span))
         let k = Double(factor)
+        // The window mean for every possible window sum, through the same Float product Leptonica
+        // truncates (a table: Float-to-Int conversions with their range checks were the loop's cost).
+        let means = (0...(span * span * 255)).map { UInt8(truncatingIfNeeded: Int(normMean * Float($0))) }
         var sums = [UInt32](repeating: 0, count: pw), squares = [UInt32](repeating: 0, count: pw)
         gray.pixels.withUnsafeBufferPointer { px in
             padded.withUnsafeBufferPointer { pad in
                 sums.withUnsafeMutableBufferPointer { sums in
                     squares.withUnsafeMutableBufferPointer { squares in
                         Self.roots.withUnsafeBufferPointer { roots in
+                          means.withUnsafeBufferPointer { means in
+                            let means = means.baseAddress!
+                            let pad = pad.baseAddress!, sums = sums.baseAddress!, squares = squares.baseAddress!
                             // Output row i covers padded rows i + 1 ... i + span (Leptonica's window offsets).
                             for r in 1...span {
-                                for x in 0..<pw { let v = UInt32(pad[r * pw + x]); sums[x] += v; squares[x] += v * v }
+                                let row = pad + r * pw
+                                for x in 0..<pw {
+                                    let v = UInt32(row[x])
+                                    sums[x] &+= v
+                                    squares[x] &+= v &* v
+                                }
                             }
                             for i in 0..<h {
                                 if i > 0 {
-                                    let out = i * pw, into = (i + span) * pw
+                                    let leaving = pad + i * pw, entering = pad + (i + span) * pw
                                     for x in 0..<pw {
-                                        let a = UInt32(pad[out + x]), b = UInt32(pad[into + x])
-                                        sums[x] = sums[x] - a + b
-                                        squares[x] = squares[x] - a * a + b * b
+                                        let a = UInt32(leaving[x]), b = UInt32(entering[x])
+                                        sums[x] = sums[x] &- a &+ b
+                                        squares[x] = squares[x] &- a &* a &+ b &* b
                                     }
                                 }
                                 var s: UInt32 = 0, q: UInt32 = 0
-                                for x in 1...span { s += sums[x]; q += squares[x] }
+                                for x in 1...span { s &+= sums[x]; q &+= squares[x] }
                                 let line = UnsafeMutableRawPointer(bits + i * wpl).assumingMemoryBound(to: UInt32.self)
-                                let source = i * w
+                                let source = px.baseAddress! + i * w
                                 var word: UInt32 = 0
                                 for j in 0..<w {
                                     if j > 0 {
-                                        s = s - sums[j] + sums[j + span]
-                                        q = q - squares[j] + squares[j + span]
+                                        s = s &- sums[j] &+ sums[j &+ span]
+                                        q = q &- squares[j] &+ squares[j &+ span]
                                     }
-                                    let mean = Int(normMean * Float(s)), v = Int(px[source + j])
+                                    let mean = Int32(means[Int(s)]), v = Int32(source[j])
                                     // The threshold never exceeds the mean: 8-bit values deviate by at
                                     // most 127.5, and by 128.5 with the mean truncated, which lifts
                                     // t = m(1 − k(1 − sd/128)) by under 0.2 before it is truncated. A
                                     // pixel at or above the mean is paper whatever the deviation.
                                     if v < mean {
                                         let meanSquare = Int(normSquare * Double(q) + 0.5)
-                                        let sd = roots[min(65535, max(0, meanSquare - mean * mean))]
+                                        let sd = roots[min(65535, max(0, meanSquare - Int(mean) * Int(mean)))]
                                         let threshold = Int(Double(mean) * (1.0 - k * (1.0 - Double(sd) / 128.0)))
                                         // 1 bpp words are big-endian: pixel 0 is the word's top bit.
-                                        if v < threshold { word |= 0x8000_0000 >> UInt32(j & 31) }
+                                        if Int(v) < threshold { word |= 0x8000_0000 >> UInt32(j & 31) }
                                     }
                                     if j & 31 == 31 || j == w - 1 {
                                         line[j >> 5] = word
@@ -89,6 +105,7 @@ enum Sauvola {
                                     }
                                 }
                             }
+                          }
                         }
                     }
                 }
