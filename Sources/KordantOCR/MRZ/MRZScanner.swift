@@ -254,7 +254,14 @@ enum MRZScanner {
             let cells = strips.map(MRZGlyphScorer.score)
             return (lines, strips, cells, matched(cells))
         }
-        let sampled: [Sampled?] = slants.map { $0 == 0 ? nil : sample($0) }
+        // The match rises towards a band's lean from upright: when neither neighbouring slant
+        // gains on the upright sampling, no farther one peaks (on the dev seeds and the real
+        // images none did), and the other four samplings are skipped.
+        let near = slants.indices.filter { abs(slants[$0]) == nearSlant }
+        var sampled = [Sampled?](repeating: nil, count: slants.count)
+        for i in near { sampled[i] = sample(slants[i]) }
+        if near.allSatisfy({ sampled[$0]!.matched <= current }) { return nil }
+        for i in slants.indices where slants[i] != 0 && sampled[i] == nil { sampled[i] = sample(slants[i]) }
         let value = slants.indices.map { sampled[$0]?.matched ?? current }
         let top = value.indices.max { value[$0] < value[$1] }!
         guard slants[top] != 0, value[top] > current + slantGainPerCell * Double(band.length * band.lines.count) else { return nil }
@@ -267,6 +274,9 @@ enum MRZScanner {
         }
         return found
     }
+
+    /// The slants either side of upright, sampled first.
+    static let nearSlant = 0.12
 
     /// Match gained per cell for a slant to replace the upright sampling.
     static let slantGainPerCell = 0.002
