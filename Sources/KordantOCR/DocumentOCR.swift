@@ -406,8 +406,9 @@ public final class OCRWorker {
                 agrees = FieldExtractor.eitherWayRound(s, printed: printed, is: m)
             }
             agreement[name] = agrees
-            // Only a clearly read visual value can overrule the zone's own checks.
-            if !agrees && v.confidence >= 80 && ["surname", "document_number", "date_of_birth", "expiry_date"].contains(name) {
+            // Only a clearly read visual value can overrule the zone's own checks (not one taken for
+            // its shape alone, its label unread: see `FieldExtractor.byValueShape`).
+            if !agrees && v.confidence >= 80 && !v.needsReview && ["surname", "document_number", "date_of_birth", "expiry_date"].contains(name) {
                 disagreements.append(name)
             }
         }

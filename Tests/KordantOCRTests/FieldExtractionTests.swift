@@ -217,7 +217,8 @@ struct WordPage {
         #expect(value(f, "surname") == "PAPADOPOULOU")
         #expect(value(f, "nationality") == "FRA")
         #expect(value(f, "expiry_date") == "2035-04-22")
-        #expect(f["date_of_birth"] == nil)
+        // "Date of binn" is no label; the date under it is taken for its shape alone, for review.
+        #expect(value(f, "date_of_birth") == "1983-07-13" && f["date_of_birth"]?.needsReview == true)
         #expect(PageLayout.lenientCost(["date", "of", "binn"][...], ["date", "of", "birth"]) == nil)
         #expect(PageLayout.lenientCost(["oate", "of", "expiry"][...], ["date", "of", "expiry"]) == 1)
         #expect(PageLayout.lenientCost(["oate", "of"][...], ["date", "of"]) == nil)
@@ -272,6 +273,32 @@ struct WordPage {
     /// A card printed tight ("Sex:M", "DOB:01 MAR 1955") is read with label and value as one
     /// word: it is split at the colon after a label of letters, never inside a time or a URL.
     /// A lone capital read poorly is no speck: it may be the sex.
+    /// A faxed passport page whose small labels all read as noise: values that say what they are
+    /// by their shape alone, each the only one of its shape on the page, are taken for review; a
+    /// name is not (nothing but its label says whose it is).
+    @Test func unreadLabelsLeaveValuesTakenByShapeForReview() {
+        let fax = ["REPUBLIC OF UTOPIA", "PASSPORT", "soreeenstinees Newer", "LE GOFF", "A diweeee evinnnneres", "BFNOIF",
+                   "Naitreorealety £ Neatieneeenteler", "NGA", "Ereater cot Bean tle", "09/05/1993", "Bog eognenet", "K8717895",
+                   "é Dhale Pesparal eat", "02 AUG 2027", "F"]
+        let f = FieldExtractor.idVisual(WordPage(fax).lines)
+        #expect(value(f, "nationality") == "NGA" && value(f, "document_number") == "K8717895" && value(f, "sex") == "F")
+        #expect(value(f, "date_of_birth") == "1993-09-05" && value(f, "expiry_date") == "2027-08-02")
+        #expect(f.values.allSatisfy { $0.needsReview })
+        #expect(f["surname"] == nil && f["given_names"] == nil)
+        // Two country codes (the issuer's and the holder's), two numbers, a letter glued to a
+        // mark, and dates ten years apart (issue and expiry): only the expiry is taken.
+        let ambiguous = ["PASSPORT", "Code UTO", "UTO", "NGA", "K8717895", "L1234567", "£3081562", "01 MAY 2020", "01 MAY 2030"]
+        let g = FieldExtractor.idVisual(WordPage(ambiguous).lines)
+        #expect(g["nationality"] == nil && g["document_number"] == nil && g["date_of_birth"] == nil)
+        #expect(value(g, "expiry_date") == "2030-05-01" && g["expiry_date"]?.needsReview == true)
+        let glued = FieldExtractor.idVisual(WordPage(["PASSPORT", "£3081562"]).lines)
+        #expect(glued["document_number"] == nil)
+        // A labelled value stays as read, not for review.
+        let labelled = FieldExtractor.idVisual(WordPage(["PASSPORT", "Passport No.", "K8717895", "NGA"]).lines)
+        #expect(value(labelled, "document_number") == "K8717895" && labelled["document_number"]?.needsReview == false)
+        #expect(labelled["nationality"]?.needsReview == true)
+    }
+
     @Test func labelsReadGluedToTheirValues() {
         let p = WordPage(["RESIDENCE PERMIT", "Surname:NGUYEN", "DOB:01 MAR 1955   Sex:M", "Nationality:GBR"])
         let f = FieldExtractor.idVisual(p.lines)
@@ -284,6 +311,13 @@ struct WordPage {
             #expect(PageLayout.splitAtColon(Word(text: text, confidence: 90, box: word.box, block: 1, paragraph: 1, line: 1, word: 1)).count == 1)
         }
         #expect(!PageLayout.speck(Word(text: "M", confidence: 11, box: word.box, block: 1, paragraph: 1, line: 1, word: 1), lineHeight: 20))
+        // Without the colon: a label word, then capitals or digits.
+        let tight = FieldExtractor.idVisual(WordPage(["RESIDENCE PERMIT", "sumameHAILE SELASSIE", "Expiry date16 AUG 2030"]).lines)
+        #expect(value(tight, "surname") == "HAILE SELASSIE" && value(tight, "expiry_date") == "2030-08-16")
+        for text in ["LinkedIn", "McDONALD", "MacDONALD", "Nov2023", "iPhone"] {
+            #expect(PageLayout.splitGlued(Word(text: text, confidence: 90, box: word.box, block: 1, paragraph: 1, line: 1, word: 1)).count == 1)
+        }
+        #expect(PageLayout.splitGlued(Word(text: "GenderF", confidence: 90, box: word.box, block: 1, paragraph: 1, line: 1, word: 1)).map(\.text) == ["Gender", "F"])
         // A nationality outside the ICAO list is a misreading: kept for review, not as read.
         let misread = FieldExtractor.idVisual(WordPage(["RESIDENCE PERMIT", "Nationality:JRL"]).lines)
         #expect(value(misread, "nationality") == "JRL" && misread["nationality"]?.needsReview == true)

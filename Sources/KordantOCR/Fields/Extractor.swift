@@ -171,7 +171,8 @@ enum FieldExtractor {
 
     /// Visual-zone fields of an ID, from labels beside or above their values.
     static func idVisual(_ lines: [TextLine]) -> [String: Field] {
-        review(LabelledPage(lines: lines, kind: .id).labelled(idSpecs))
+        let page = LabelledPage(lines: lines, kind: .id)
+        return review(byValueShape(page.layout, filling: page.labelled(idSpecs)))
     }
 
     /// Every label → value pair on the page (labels of every kind the engine knows, and any

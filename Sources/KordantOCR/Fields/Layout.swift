@@ -33,7 +33,7 @@ struct PageLayout {
         for line in lines where !line.words.isEmpty {
             let h = Self.median(line.words.map(\.box.height))
             var current: [Word] = []
-            for w in line.words.flatMap(Self.splitAtColon) where !Self.speck(w, lineHeight: h) {
+            for w in line.words.flatMap(Self.splitAtColon).flatMap(Self.splitGlued) where !Self.speck(w, lineHeight: h) {
                 // A gap wider than about two letter heights separates cells or pairs.
                 if let last = current.last, w.box.x - (last.box.x + last.box.width) > max(2 * h, 12) {
                     segments.append(Segment(current))
@@ -104,6 +104,31 @@ struct PageLayout {
         label.text = String(chars[...i])
         label.box.width = cut
         value.text = String(chars[(i + 1)...])
+        value.box.x += cut
+        value.box.width -= cut
+        return [label, value]
+    }
+
+    /// Every word of every label the engine knows (three letters or more).
+    static let labelWords: Set<String> = Set((Vocabulary.deed + Vocabulary.optout + Vocabulary.id)
+        .flatMap { $0.keys.flatMap { $0.split(separator: " ").map(String.init) } }.filter { $0.count >= 3 })
+
+    /// A label read glued to its value without a colon ("sumameHAILE", "GenderF", "date16"): a
+    /// word of lower-case letters that is (or is close to) a label word, then capitals or digits.
+    /// Two words, the box split by characters. A name ("McDONALD") or a brand ("LinkedIn") is
+    /// left whole: its lower-case part is no label word.
+    static func splitGlued(_ w: Word) -> [Word] {
+        let chars = Array(w.text)
+        guard let i = chars.indices.dropFirst().first(where: { chars[$0].isUppercase || chars[$0].isNumber }), i >= 3,
+              chars[1..<i].allSatisfy({ $0.isLowercase }), chars[0].isLetter,
+              chars[i...].allSatisfy({ $0.isUppercase || $0.isNumber || "/-.,".contains($0) }) else { return [w] }
+        let head = String(chars[..<i]).lowercased()
+        guard labelWords.contains(where: { close(head, $0) }) else { return [w] }
+        var label = w, value = w
+        let cut = w.box.width * i / chars.count
+        label.text = String(chars[..<i])
+        label.box.width = cut
+        value.text = String(chars[i...])
         value.box.x += cut
         value.box.width -= cut
         return [label, value]

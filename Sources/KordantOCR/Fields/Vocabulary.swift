@@ -46,7 +46,7 @@ enum Vocabulary {
         ("given_names", ["given names", "given name", "first name", "first names", "fn", "forenames", "prenoms", "given name s"]),
         ("date_of_birth", ["date of birth", "dob", "birth date", "born", "birthdate"]),
         ("sex", ["sex", "gender"]),
-        ("nationality", ["nationality", "nat"]),
+        ("nationality", ["nationality", "nat", "citizenship"]),
         ("document_number", ["document no", "document number", "passport no", "passport number", "card no", "card number", "id no",
                              "id number", "dl", "dl no", "license no", "licence no", "license number", "lic no"]),
         ("expiry_date", ["date of expiry", "expiry date", "expires", "exp", "expiry", "valid until", "expiration date",

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Identity fields whose labels were misread: on a fax or a photocopy the small bilingual labels
+/// of a passport page come out as noise ("Nate af Batty (Gate de taevedete") while the large
+/// values under them read well. A value whose shape says what it is, standing alone in its cell,
+/// is then taken — but only where exactly one cell on the page has that shape, and always for
+/// review: its label was not read, so nothing but its shape vouches for it.
+extension FieldExtractor {
+    /// `found` with the identity fields it lacks filled from values alone in their cells
+    /// (nationality, sex, document number, birth and expiry dates), each `needsReview`.
+    static func byValueShape(_ layout: PageLayout, filling found: [String: Field]) -> [String: Field] {
+        var fields = found
+        let taken = found.values.compactMap(\.box)
+        // Cells not already used by a field, without MRZ filler. Marks standing apart at either end
+        // (a rule, a speck) go; a mark glued to the front is a misread character ("£3081562" for
+        // E3081562), and the cell is no value.
+        let cells: [(text: String, words: [Word])] = layout.rows.flatMap(\.segments).compactMap { s in
+            guard !s.text.contains("<"), !s.words.contains(where: { w in taken.contains { $0.intersects(w.box) } }) else { return nil }
+            var words = s.words[...]
+            while let w = words.first, PageLayout.key(w.text).isEmpty { words = words.dropFirst() }
+            while let w = words.last, PageLayout.key(w.text).isEmpty { words = words.dropLast() }
+            let text = words.map(\.text).joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: ".,;:"))
+            guard let first = text.unicodeScalars.first, CharacterSet.alphanumerics.contains(first) else { return nil }
+            return (text, Array(words))
+        }
+        func take(_ name: String, _ value: String, _ words: [Word]) {
+            var f = field(.text(value), words)
+            f.needsReview = true
+            fields[name] = f
+        }
+        /// The one value of this shape on the page (the same value in several cells counts once).
+        func unique(_ name: String, _ parse: (String) -> String?) {
+            guard fields[name] == nil else { return }
+            let hits = cells.compactMap { c in parse(c.text).map { (value: $0, words: c.words) } }
+            guard let first = hits.first, Set(hits.map(\.value)).count == 1 else { return }
+            take(name, first.value, first.words)
+        }
+        unique("nationality") { t in
+            t.count == 3 && t.allSatisfy({ $0.isASCII && $0.isUppercase }) && CountryCodes.all.contains(t) ? t : nil
+        }
+        unique("sex") { t in t.count == 1 ? sex(t)?.string : nil }
+        unique("document_number") { t in
+            guard !t.contains(" "), t.count >= 6, isoDate(t) == nil, let v = documentNumber(t)?.string,
+                  v.filter(\.isNumber).count >= 5, v.filter(\.isLetter).count <= 3 else { return nil }
+            return v
+        }
+        // Dates: the earliest is the birth, the latest the expiry (an issue date sits between).
+        // Two dates at most ten years apart may be issue and expiry, so the earlier is then no birth.
+        let dated = cells.compactMap { c in isoDate(c.text)?.string.map { (value: $0, words: c.words) } }
+        let known = [fields["date_of_birth"], fields["expiry_date"]].compactMap { $0?.value.string }
+        let all = Set(dated.map(\.value) + known).sorted()
+        guard all.count >= 2, all.count <= 3, let earliest = all.first, let latest = all.last else { return fields }
+        func years(_ iso: String) -> Int { Int(iso.prefix(4)) ?? 0 }
+        let apart = years(latest) - years(earliest) > 10
+            || (years(latest) - years(earliest) == 10 && latest.dropFirst(5) > earliest.dropFirst(5))
+        if fields["date_of_birth"] == nil, apart, let d = dated.first(where: { $0.value == earliest }) {
+            take("date_of_birth", d.value, d.words)
+        }
+        if fields["expiry_date"] == nil, let d = dated.first(where: { $0.value == latest }),
+           fields["date_of_birth"]?.value.string != latest {
+            take("expiry_date", d.value, d.words)
+        }
+        return fields
+    }
+}
