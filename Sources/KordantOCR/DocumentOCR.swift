@@ -311,7 +311,7 @@ public final class OCRWorker {
     /// lost it, on clean scans too). Where the label was read and no value, the letter-sized
     /// regions below and to the right of it are read once more as a single character; only `M`,
     /// `F` or `X` is taken, anything else (another label, a stamp, nothing) is not.
-    /// A reading under confidence 85 is marked for review.
+    /// A reading under confidence 85, or of a letter first read as another, is marked for review.
     func singleLetterSex(_ words: [Word], image: LeptImage, resolution: Int) throws(OCRError) -> Field? {
         func key(_ w: Word) -> String { w.text.uppercased().filter(\.isLetter) }
         guard let label = words.first(where: { Self.sexLabels.contains(key($0)) }) else { return nil }
@@ -329,12 +329,25 @@ public final class OCRWorker {
             let x1 = min(image.width, region.x + region.width), y1 = min(image.height, region.y + region.height)
             guard x1 - x0 >= h, y1 - y0 >= h else { continue }
             let r = BoundingBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-            // A region holding a word already read (the next label, another column's value) is not this one.
-            if words.contains(where: { $0 != label && $0.box.intersects(r) && !key($0).isEmpty }) { continue }
-            let read = try text.recognize(image, resolution: resolution, mode: .singleCharacter, rectangle: r)
+            // A region holding a word already read (the next label, another column's value) is not
+            // this one — unless that word is one or two letters that are no sex ("E", "Fr", "EF": F
+            // misread on a copy), which is read again as one of M, F, X, for review.
+            let inside = words.filter { $0 != label && $0.box.intersects(r) && !key($0).isEmpty }
+            let misread = inside.count == 1 && key(inside[0]).count <= 2 && inside[0].text.count <= 3
+                && FieldExtractor.sex(inside[0].text) == nil
+            if !inside.isEmpty && !misread { continue }
+            var area = r
+            if misread {
+                let b = inside[0].box, pad = h / 4
+                let ax = max(0, b.x - pad), ay = max(0, b.y - pad)
+                area = BoundingBox(x: ax, y: ay, width: min(image.width, b.x + b.width + pad) - ax, height: min(image.height, b.y + b.height + pad) - ay)
+            }
+            let read = try text.recognize(image, resolution: resolution, mode: .singleCharacter, rectangle: area,
+                                          whitelist: misread ? "MFX" : nil)
             guard read.words.count == 1, let word = read.words.first, word.confidence >= 60,
                   let value = FieldExtractor.sex(word.text) else { continue }
-            return Field(value: value, confidence: (word.confidence * 10).rounded() / 10, box: word.box, needsReview: word.confidence < 85)
+            return Field(value: value, confidence: (word.confidence * 10).rounded() / 10, box: word.box,
+                         needsReview: word.confidence < 85 || misread)
         }
         return nil
     }

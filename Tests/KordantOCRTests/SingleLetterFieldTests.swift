@@ -38,6 +38,25 @@ import Testing
         #expect(abs(field.box!.x - 1250) < 40)
     }
 
+    /// A letter read as another ("E" for F on a copy) is read again as one of M, F, X — for
+    /// review; a letter printed that is no sex is not forced into one.
+    @Test(arguments: [("F", "E", "F"), ("F", "Fr", "F"), ("M", "IM", "M"), ("P", "P", nil), ("B", "B", nil), ("R", "R", nil)] as [(String, String, String?)])
+    func aMisreadLetterIsReadAgainForReview(_ printed: String, _ misread: String, _ expected: String?) throws {
+        let worker = try OCRWorker(orientation: false)
+        let image = try Self.card(sex: printed)
+        var options = OCROptions()
+        options.kind = .id
+        let page = try worker.process(image: image, options: options)
+        let label = try #require(page.words.first { $0.text == "Sex" })
+        var words = try Self.words(worker, image)
+        // The value as if misread, where it is printed.
+        words.append(Word(text: misread, confidence: 40, box: BoundingBox(x: 1250, y: label.box.y + 2 * label.box.height, width: 45, height: 60),
+                          block: label.block, paragraph: label.paragraph, line: label.line + 1, word: 1))
+        let field = try worker.singleLetterSex(words, image: image, resolution: 300)
+        #expect(field?.value.string == expected)
+        if field != nil { #expect(field?.needsReview == true) }
+    }
+
     /// Another letter, or nothing, under the label gives no value: the reading is not forced
     /// into M, F or X.
     @Test(arguments: ["P", nil] as [String?])
