@@ -15,6 +15,16 @@ enum Sauvola {
     /// sqrtf of every possible variance, as Leptonica tabulates it.
     static let roots = (0..<65536).map { Float($0).squareRoot() }
 
+    /// The window mean for every possible window sum, through the same Float product Leptonica
+    /// truncates (a table: Float-to-Int conversions with their range checks were the loop's cost).
+    static func means(span: Int) -> [UInt8] {
+        let norm = 1 / (Float(span) * Float(span))
+        return (0...(span * span * 255)).map { UInt8(truncatingIfNeeded: Int(norm * Float($0))) }
+    }
+
+    /// ``means(span:)`` for the locator's window (whsize 12), made once.
+    static let means25 = means(span: 25)
+
     /// A 1-bpp image with a pixel set where the grey level is below its local Sauvola threshold,
     /// or nil when the image is too small for the window (as Leptonica refuses it).
     static func binarize(_ pix8: UnsafeMutablePointer<Pix>, whsize: Int = 12, factor: Float = 0.34) -> UnsafeMutablePointer<Pix>? {
@@ -44,12 +54,9 @@ enum Sauvola {
                 }
             }
         }
-        let normMean = 1 / (Float(span) * Float(span))
         let normSquare = 1 / (Double(span) * Double(span))
         let k = Double(factor)
-        // The window mean for every possible window sum, through the same Float product Leptonica
-        // truncates (a table: Float-to-Int conversions with their range checks were the loop's cost).
-        let means = (0...(span * span * 255)).map { UInt8(truncatingIfNeeded: Int(normMean * Float($0))) }
+        let means = span == 25 ? Self.means25 : Self.means(span: span)
         var sums = [UInt32](repeating: 0, count: pw), squares = [UInt32](repeating: 0, count: pw)
         gray.pixels.withUnsafeBufferPointer { px in
             padded.withUnsafeBufferPointer { pad in
