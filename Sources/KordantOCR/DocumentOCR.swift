@@ -324,11 +324,14 @@ public final class OCRWorker {
         }
         let below = BoundingBox(x: label.box.x - h / 2, y: label.box.y + label.box.height + h / 5, width: 4 * h, height: 2 * h + h / 2)
         let beside = BoundingBox(x: end.x + end.width + h / 3, y: label.box.y - h / 2, width: 5 * h, height: 2 * h)
+        /// `box` cut to the image.
+        func within(_ box: BoundingBox) -> BoundingBox {
+            let x0 = max(0, box.x), y0 = max(0, box.y)
+            return BoundingBox(x: x0, y: y0, width: min(image.width, box.x + box.width) - x0, height: min(image.height, box.y + box.height) - y0)
+        }
         for region in [below, beside] {
-            let x0 = max(0, region.x), y0 = max(0, region.y)
-            let x1 = min(image.width, region.x + region.width), y1 = min(image.height, region.y + region.height)
-            guard x1 - x0 >= h, y1 - y0 >= h else { continue }
-            let r = BoundingBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+            let r = within(region)
+            guard r.width >= h, r.height >= h else { continue }
             // A region holding a word already read (the next label, another column's value) is not
             // this one — unless that word is one or two letters that are no sex ("E", "Fr", "EF": F
             // misread on a copy), which is read again as one of M, F, X, for review.
@@ -337,10 +340,9 @@ public final class OCRWorker {
                 && FieldExtractor.sex(inside[0].text) == nil
             if !inside.isEmpty && !misread { continue }
             var area = r
-            if misread {
-                let b = inside[0].box, pad = h / 4
-                let ax = max(0, b.x - pad), ay = max(0, b.y - pad)
-                area = BoundingBox(x: ax, y: ay, width: min(image.width, b.x + b.width + pad) - ax, height: min(image.height, b.y + b.height + pad) - ay)
+            if misread, let b = inside.first?.box {
+                let pad = h / 4
+                area = within(BoundingBox(x: b.x - pad, y: b.y - pad, width: b.width + 2 * pad, height: b.height + 2 * pad))
             }
             let read = try text.recognize(image, resolution: resolution, mode: .singleCharacter, rectangle: area,
                                           whitelist: misread ? "MFX" : nil)

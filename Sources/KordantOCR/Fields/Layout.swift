@@ -99,11 +99,17 @@ struct PageLayout {
         guard let i = chars.firstIndex(of: ":"), i >= 2, i + 1 < chars.count, chars[i + 1] != "/",
               chars[..<i].allSatisfy({ $0.isLetter || $0 == "." }), chars[(i + 1)...].contains(where: { $0.isLetter || $0.isNumber })
         else { return [w] }
+        return divided(w, at: i + 1)
+    }
+
+    /// `w` as two words, its first `at` characters and the rest, the box split by characters.
+    static func divided(_ w: Word, at i: Int) -> [Word] {
+        let chars = Array(w.text)
         var label = w, value = w
-        let cut = w.box.width * (i + 1) / chars.count
-        label.text = String(chars[...i])
+        let cut = w.box.width * i / chars.count
+        label.text = String(chars[..<i])
         label.box.width = cut
-        value.text = String(chars[(i + 1)...])
+        value.text = String(chars[i...])
         value.box.x += cut
         value.box.width -= cut
         return [label, value]
@@ -124,14 +130,7 @@ struct PageLayout {
               chars[i...].allSatisfy({ $0.isUppercase || $0.isNumber || "/-.,".contains($0) }) else { return [w] }
         let head = String(chars[..<i]).lowercased()
         guard labelWords.contains(where: { close(head, $0) }) else { return [w] }
-        var label = w, value = w
-        let cut = w.box.width * i / chars.count
-        label.text = String(chars[..<i])
-        label.box.width = cut
-        value.text = String(chars[i...])
-        value.box.x += cut
-        value.box.width -= cut
-        return [label, value]
+        return divided(w, at: i)
     }
 
     static func median(_ xs: [Int]) -> Int {
