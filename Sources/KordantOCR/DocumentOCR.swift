@@ -290,6 +290,21 @@ public final class OCRWorker {
             clock?.mark("pdf")
         }
         var result = finish(page, source: .ocr, index: index, report: report, scanned: scanned, options: o)
+        // An identity page found by its words was read as a page of text (automatic layout),
+        // which can take a column of small labels and values beside the photo for a picture and
+        // drop it. Read sparsely (every text fragment on its own), as an ID is read when the kind
+        // is given, the dropped values come back; they fill only the fields still missing.
+        if o.kind == nil, result.kind == .id, mode == .auto, !settled,
+           !Self.identityFields.allSatisfy({ result.fields[$0] != nil }) {
+            let sparse = try text.recognize(prepared, resolution: report.resolution, mode: .sparse, pageNumber: index - 1)
+            var asID = o
+            asID.kind = .id
+            let again = finish(sparse, source: .ocr, index: index, report: report, scanned: scanned, options: asID)
+            for name in Self.identityFields where result.fields[name] == nil {
+                if let f = again.fields[name] { result.fields[name] = f }
+            }
+            clock?.mark("sparse")
+        }
         if result.kind == .id, result.fields["sex"] == nil, let sex = try singleLetterSex(page.words, image: prepared, resolution: report.resolution) {
             result.fields["sex"] = sex
         }
@@ -353,6 +368,9 @@ public final class OCRWorker {
         }
         return nil
     }
+
+    /// The fields an identity document's visual zone (or its MRZ) gives.
+    static let identityFields = ["surname", "given_names", "date_of_birth", "sex", "nationality", "document_number", "expiry_date"]
 
     /// Kind, fields and MRZ of a page's text, read by OCR or taken from a PDF's text layer
     /// (`scanned`: the MRZ read from the image, if any).

@@ -6,6 +6,9 @@ import Foundation
 /// thresholding did as well on every variant.
 public struct PreprocessOptions: Sendable, Hashable, Codable {
     public var grayscale = true
+    /// Find a photographed page's outline on a darker surround and warp it flat and upright to
+    /// the nearest quarter turn (see `PageOutline`).
+    public var perspective = true
     public var orientation = true
     public var rescale = true
     public var deskew = true
@@ -31,6 +34,7 @@ public struct PreprocessOptions: Sendable, Hashable, Codable {
     public static var none: PreprocessOptions {
         var o = PreprocessOptions()
         o.grayscale = false
+        o.perspective = false
         o.orientation = false
         o.rescale = false
         o.deskew = false
@@ -53,6 +57,10 @@ public struct PreprocessReport: Sendable, Equatable, Codable {
     public var skewAngle: Float?
     public var skewConfidence: Float?
     public var scale: Double = 1
+    /// The page's corners in the image as loaded (turned first if its MRZ said so), clockwise from
+    /// the top left, when a photographed page was warped flat; word boxes are then in the
+    /// flattened page's pixels.
+    public var outline: [PagePoint]?
     /// Median capital-letter height found, in pixels, before rescaling.
     public var textHeight: Double?
     /// Resolution handed to Tesseract.
@@ -70,7 +78,7 @@ enum Preprocessor {
         var image = input
         let sourceResolution = input.resolution >= 70 && input.resolution <= 1200 ? input.resolution : 300
         report.resolution = sourceResolution
-        let anyStep = o.grayscale || o.deskew || o.normalizeBackground || o.rescale || o.binarize
+        let anyStep = o.grayscale || o.perspective || o.deskew || o.normalizeBackground || o.rescale || o.binarize
         let bilevel = o.smoothBilevel && (image.depth == 1 || (image.depth == 8 && pixGetColormap(image.pix) == nil && isBilevel(image)))
         if anyStep, image.depth != 8 || pixGetColormap(image.pix) != nil {
             image = try LeptImage.make(pixConvertTo8(image.pix, 0), "grayscale conversion")
@@ -79,6 +87,12 @@ enum Preprocessor {
         if bilevel && image.depth == 8 {
             image = try smoothBilevel(image)
             report.steps.append("smooth")
+        } else if o.perspective, image.depth == 8, let outline = PageOutline.find(in: image.pix),
+                  let gray = GrayImage(pix8: image.pix), let flat = outline.rectified(gray).leptImage() {
+            pixSetResolution(flat.pix, Int32(sourceResolution), Int32(sourceResolution))
+            image = flat
+            report.outline = outline.corners
+            report.steps.append("perspective")
         }
         // Flatten uneven lighting (shadows, vignetting) where the paper is visibly uneven. On evenly
         // lit pages it changed nothing, and on the noisy ID card it tripled the error.

@@ -92,6 +92,8 @@ struct OCRJSON {
         let scale: Double
         let text_height: Double?
         let resolution: Int
+        /// A photographed page's corners where it was warped flat, [[x, y], …] clockwise from top left.
+        let outline: [[Double]]?
     }
     struct StepJSON: Encodable {
         let step: String
@@ -136,7 +138,8 @@ struct OCRJSON {
             page: p.page, source: p.source.rawValue, kind: p.kind.rawValue, text: p.text, mean_confidence: p.meanConfidence, width: p.width, height: p.height,
             preprocessing: Preprocessing(steps: r.steps, rotation: r.rotation, orientation_confidence: r2(r.orientationConfidence),
                                          skew_angle: r2(r.skewAngle), skew_confidence: r2(r.skewConfidence),
-                                         scale: Output.r3(r.scale), text_height: r.textHeight, resolution: r.resolution),
+                                         scale: Output.r3(r.scale), text_height: r.textHeight, resolution: r.resolution,
+                                         outline: r.outline?.map { [($0.x * 10).rounded() / 10, ($0.y * 10).rounded() / 10] }),
             fields: p.fields.mapValues {
                 FieldJSON(value: $0.value, confidence: $0.confidence, box: $0.box.map(Box.init), needs_review: $0.needsReview ? true : nil)
             },
@@ -177,8 +180,8 @@ struct OCR: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "OCR scans (PNG, JPEG, TIFF incl. multi-page, PNM, BMP, WebP) and extract deed, ID (MRZ) and opt-out fields.",
         discussion: """
-            Preprocessing (on by default, reported per page): grayscale, smoothing bilevel (fax) \
-            pages, background flattening, rescaling small text, despeckle, orientation (Tesseract \
+            Preprocessing (on by default, reported per page): grayscale, flattening a photographed \
+            page (perspective), smoothing bilevel (fax) pages, background flattening, rescaling small text, despeckle, orientation (Tesseract \
             OSD), deskew. JSON output is one line per \
             file; a file that cannot be read gets {"file", "error": {"code", "file", "message"}} and the others go on. Runs \
             Tesseract single-threaded per worker (OMP_THREAD_LIMIT=1) with --jobs workers.

@@ -324,6 +324,28 @@ struct WordPage {
         #expect(f["nationality"]?.needsReview == false)
     }
 
+    /// Photocopy speckle read as marks stuck to words: cut off, so the values beside their labels
+    /// validate; no letter or digit is touched, and marks a value may carry stay.
+    @Test func strayMarksStuckToValues() {
+        let p = WordPage(["REMOVAL REQUEST - Spokeo", "Request Date: ‘February 5, 2022", "Mailing Address: 3425° Maple Boulevard",
+                          "Town: Salt Lake City   State: Utah", "Postal Code:.84111.   Mobile: 964.657.0895"])
+        let f = FieldExtractor.optout(p.lines)
+        #expect(value(f, "date") == "2022-02-05")
+        #expect(value(f, "street_address") == "3425 Maple Boulevard")
+        #expect(value(f, "zip") == "84111" && value(f, "state") == "UT")
+        func cleaned(_ text: String) -> String {
+            PageLayout.withoutStrayMarks(Word(text: text, confidence: 90, box: BoundingBox(x: 0, y: 0, width: 10 * text.count, height: 20),
+                                              block: 1, paragraph: 1, line: 1, word: 1)).text
+        }
+        for (read, kept) in [("“Smith", "Smith"), ("84111.", "84111"), (".84111", "84111"), ("3425°", "3425"), ("|Oak_", "Oak"),
+                             ("St.", "St."), ("Jr.,", "Jr.,"), (".com/people", ".com/people"), ("$2,", "$2,"), ("2,", "2,"),
+                             ("O’Brien", "O’Brien"), ("..", ".."), ("(555)", "(555)")] {
+            #expect(cleaned(read) == kept, "\(read)")
+        }
+        let word = Word(text: "‘February", confidence: 90, box: BoundingBox(x: 100, y: 0, width: 90, height: 20), block: 1, paragraph: 1, line: 1, word: 1)
+        #expect(PageLayout.withoutStrayMarks(word).box == BoundingBox(x: 110, y: 0, width: 80, height: 20))
+    }
+
     @Test func tickedOptions() {
         let p = WordPage(["Opt-out request", "[X] Delete my personal information", "[ ] Send me a copy of my data",
                           "[X] Do not sell or share my personal information"])

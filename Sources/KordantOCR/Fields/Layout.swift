@@ -33,7 +33,7 @@ struct PageLayout {
         for line in lines where !line.words.isEmpty {
             let h = Self.median(line.words.map(\.box.height))
             var current: [Word] = []
-            for w in line.words.flatMap(Self.splitAtColon).flatMap(Self.splitGlued) where !Self.speck(w, lineHeight: h) {
+            for w in line.words.flatMap(Self.splitAtColon).map(Self.withoutStrayMarks).flatMap(Self.splitGlued) where !Self.speck(w, lineHeight: h) {
                 // A gap wider than about two letter heights separates cells or pairs.
                 if let last = current.last, w.box.x - (last.box.x + last.box.width) > max(2 * h, 12) {
                     segments.append(Segment(current))
@@ -100,6 +100,35 @@ struct PageLayout {
               chars[..<i].allSatisfy({ $0.isLetter || $0 == "." }), chars[(i + 1)...].contains(where: { $0.isLetter || $0.isNumber })
         else { return [w] }
         return divided(w, at: i + 1)
+    }
+
+    /// Marks no value starts with.
+    static let strayLeading: Set<Character> = ["‘", "’", "“", "”", "\"", "'", "`", "°", "|", "_", "~", "^", "•", "·", "«", "»"]
+    /// Marks no number starts with (".84111"; ".com" is part of an address split in two).
+    static let strayBeforeNumber: Set<Character> = [".", ",", ";", ":"]
+    /// Marks no value ends with (a full stop or comma may: "Jr.", "St.", a list).
+    static let strayTrailing: Set<Character> = ["‘", "“", "`", "°", "|", "_", "~", "^", "•", "·", "«"]
+
+    /// Photocopy speckle read as marks stuck to a word ("‘February", "3425°", ".84111."): they are
+    /// cut off, the box by characters, so the value beside a label validates. A number also loses
+    /// a full stop before or after it ("84111." ends a sentence, not the ZIP; a comma after one
+    /// may be a thousands separator read apart, "$2, 432,500.00"). Only marks: no letter
+    /// or digit is ever removed or changed, and a word of marks alone is left to the speck rules.
+    static func withoutStrayMarks(_ w: Word) -> Word {
+        let chars = Array(w.text)
+        guard let first = chars.firstIndex(where: { $0.isLetter || $0.isNumber }),
+              let last = chars.lastIndex(where: { $0.isLetter || $0.isNumber }) else { return w }
+        let number = chars[first...last].allSatisfy(\.isNumber)
+        let start = chars[..<first].allSatisfy { strayLeading.contains($0) || (number && strayBeforeNumber.contains($0)) } ? first : 0
+        let tail = chars[(last + 1)...]
+        let end = tail.allSatisfy { strayTrailing.contains($0) || (number && $0 == ".") } ? last + 1 : chars.count
+        guard start > 0 || end < chars.count else { return w }
+        var out = w
+        let unit = Double(w.box.width) / Double(chars.count)
+        out.text = String(chars[start..<end])
+        out.box.x += Int((Double(start) * unit).rounded())
+        out.box.width = max(1, Int((Double(end - start) * unit).rounded()))
+        return out
     }
 
     /// `w` as two words, its first `at` characters and the rest, the box split by characters.
