@@ -111,7 +111,22 @@ enum Preprocessor {
         // One binary copy serves text-height, skew and upside-down measurements (it is redone
         // only if the page is rescaled).
         var binary = try LeptImage.make(pixConvertTo1(image.pix, 150), "binarise")
-        if o.rescale, let height = capHeight(binary) {
+        let measuredHeight = o.rescale || o.despeckle ? capHeight(binary) : nil
+        // A grey page drowned in speckle (a photocopy: specks outnumber the other components and
+        // cover the page at one or more per square of the capital height) gets a median filter at
+        // its own resolution, before any rescaling: speckle touching the letters, which painting
+        // out cannot reach, goes too, and Tesseract's threshold sees whole strokes. (Dev
+        // photocopies: 4–170 specks per other component, 1.0–12 per square; real receipt photos,
+        // whose JPEG grain and dotted rules a median smears, under 1 per other component.)
+        if o.despeckle, !bilevel, let height = measuredHeight, specks(binary, capHeight: height, share: 1.5, density: 0.8) != nil {
+            let size = height >= 20 ? Int32(5) : Int32(3)
+            if let filtered = pixMedianFilter(image.pix, size, size) {
+                image = LeptImage(filtered)
+                binary = try LeptImage.make(pixConvertTo1(image.pix, 150), "binarise")
+                report.steps.append("median")
+            }
+        }
+        if o.rescale, let height = measuredHeight {
             report.textHeight = height
             if height < o.targetCapHeight * 0.7 {
                 let factor = min(4, o.targetCapHeight / height)
@@ -187,14 +202,8 @@ enum Preprocessor {
     /// painted paper-white, in the grey image and in its binary copy.
     static func despeckle(_ image: LeptImage, binary: inout LeptImage, capHeight: Double,
                           report: inout PreprocessReport) throws(OCRError) -> LeptImage {
-        let size = Int32(max(1, Int(capHeight / 9)))
-        guard let small = pixSelectBySize(binary.pix, size, size, 8, Int32(L_SELECT_IF_BOTH), Int32(L_SELECT_IF_LTE), nil) else {
-            return image
-        }
-        defer { var owned: UnsafeMutablePointer<Pix>? = small; pixDestroy(&owned) }
-        var specks: Int32 = 0, all: Int32 = 0
-        guard pixCountConnComp(small, 8, &specks) == 0, pixCountConnComp(binary.pix, 8, &all) == 0,
-              specks >= 150, Double(specks) >= 0.25 * Double(all - specks) else { return image }
+        guard let specks = specks(binary, capHeight: capHeight) else { return image }
+        let small = specks.pix
         // Full stops, decimal points and the dots of i sit beside letters: only dots farther than
         // a quarter of the capital height from any larger component go.
         let reach = Int32(max(1, Int(capHeight / 4)))
@@ -207,6 +216,22 @@ enum Preprocessor {
         pixSubtract(binary.pix, binary.pix, small)
         report.steps.append("despeckle")
         return cleaned
+    }
+
+    /// The specks of a speckled page (components no larger than a ninth of the capital height,
+    /// at least 150 of them, `share` times as many as the rest and `density` per square of the
+    /// capital height), or nil.
+    static func specks(_ binary: LeptImage, capHeight: Double, share: Double = 0.25, density: Double = 0) -> LeptImage? {
+        let size = Int32(max(1, Int(capHeight / 9)))
+        guard let selected = pixSelectBySize(binary.pix, size, size, 8, Int32(L_SELECT_IF_BOTH), Int32(L_SELECT_IF_LTE), nil) else {
+            return nil
+        }
+        let small = LeptImage(selected)
+        var specks: Int32 = 0, all: Int32 = 0
+        guard pixCountConnComp(small.pix, 8, &specks) == 0, pixCountConnComp(binary.pix, 8, &all) == 0,
+              specks >= 150, Double(specks) >= share * Double(all - specks),
+              Double(specks) * capHeight * capHeight >= density * Double(binary.width * binary.height) else { return nil }
+        return small
     }
 
     /// Finds the skew on `binary` (a binary copy of `image`; made here when nil) and rotates `image`.

@@ -181,8 +181,9 @@ struct OCR: AsyncParsableCommand {
         abstract: "OCR scans (PNG, JPEG, TIFF incl. multi-page, PNM, BMP, WebP) and extract deed, ID (MRZ) and opt-out fields.",
         discussion: """
             Preprocessing (on by default, reported per page): grayscale, flattening a photographed \
-            page (perspective), smoothing bilevel (fax) pages, background flattening, rescaling small text, despeckle, orientation (Tesseract \
-            OSD), deskew. JSON output is one line per \
+            page (perspective), smoothing bilevel (fax) pages, background flattening, a median \
+            filter on photocopies drowned in speckle, rescaling small text, despeckle, orientation \
+            (Tesseract OSD), deskew. JSON output is one line per \
             file; a file that cannot be read gets {"file", "error": {"code", "file", "message"}} and the others go on. Runs \
             Tesseract single-threaded per worker (OMP_THREAD_LIMIT=1) with --jobs workers.
             """)

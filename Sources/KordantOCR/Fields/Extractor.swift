@@ -36,8 +36,12 @@ enum FieldExtractor {
                         "FORENAMES", "FAMILY NAME", "CITIZENSHIP", "EXPIRY DATE", "VALID UNTIL"]) + (t.contains("<<<") ? 1 : 0)
             // A document's title on a line of its own, in capitals: on a fax or photocopy the
             // small labels may be unreadable, but the title is printed large (quotes or dots
-            // read around it do not count).
-            + (text.split(separator: "\n").contains { titles.contains($0.trimmingCharacters(in: .letters.inverted)) } ? 1 : 0)
+            // read around it do not count), and it says what the document is (two points). A
+            // long title may be read a letter or two off ("RESIDENCRF PERMIT": one per eight).
+            + (text.split(separator: "\n").contains { line in
+                let read = line.trimmingCharacters(in: .letters.inverted)
+                return titles.contains { PageLayout.editDistance(read, $0) <= $0.count / 8 }
+            } ? 2 : 0)
         let optout = score(["OPT-OUT", "OPT OUT", "REMOVAL", "REMOVE MY", "DELETE MY", "PRIVACY", "PERSONAL INFORMATION", "REQUEST",
                             "DELETION", "DO NOT SELL", "DATA BROKER", "MY LISTING", "MY DATA"])
         let best = max(deed, id, optout)
@@ -406,6 +410,9 @@ struct LabelledPage {
                 // A free-text value made of another field's label words is a label read where a value was expected.
                 if !spec.structured || ["surname", "given_names"].contains(field),
                    text.split(separator: " ").contains(where: { labelWords(except: field).contains(PageLayout.key(String($0))) }) { continue }
+                // So is the field's own label whole: "Surname / Nom" read with a speck between
+                // the two gives "Nom" as the value of "Surname".
+                if ownLabels(field).contains(PageLayout.key(text)) { continue }
                 // A second party on the next line of the same cell: "JOHN SMITH" / "and MARY SMITH".
                 if ["grantor", "grantee"].contains(field), used.count == words.count, let (extended, more) = continuation(of: hit, words: words),
                    extended.dropFirst(text.count).trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("and "),
@@ -436,6 +443,11 @@ struct LabelledPage {
         let more = next.map(\.text).joined(separator: " ")
         if more.lowercased().hasPrefix("and ") || more.hasPrefix("& ") { return (text + " " + more, next) }
         return (text + ", " + more, next)
+    }
+
+    /// The field's own label synonyms, as keys.
+    func ownLabels(_ field: String) -> [String] {
+        (kind == .unknown ? [] : Vocabulary.forKind(kind)).first { $0.field == field }?.keys ?? []
     }
 
     /// Words (four letters or more) of the other fields' labels.

@@ -99,6 +99,8 @@ extension FieldExtractor {
         guard (1...10).contains(words.count), t.filter(\.isLetter).count >= 2, !t.contains(where: \.isNumber),
               t.allSatisfy({ $0.isLetter || " .'’-&,ʻ".contains($0) }) else { return nil }
         if t.hasPrefix(".") || t.hasPrefix("-") || t.hasSuffix("-") { return nil }
+        // Two marks in a row ("L..", "O''Neil") are a speck read beside a mark: not as printed.
+        if Swift.zip(t, t.dropFirst()).contains(where: { !$0.0.isLetter && $0.0 != " " && !$0.1.isLetter && $0.1 != " " }) { return nil }
         // Lower-case words in a name are particles ("van der", "de la", "bin"); anything else
         // ("the real property", "mn" read from speckle) means this is not (only) a name.
         for w in words {
