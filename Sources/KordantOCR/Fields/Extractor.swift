@@ -6,8 +6,10 @@ import Foundation
 /// (hereinafter "Grantor")") fills what no label gave. A field is reported only when found and
 /// valid: missing fields are absent, never guessed; doubtful ones are marked `needsReview`.
 enum FieldExtractor {
-    /// Below this mean word confidence a value is reported for review only.
-    static let reviewConfidence = 70.0
+    /// Below this mean word confidence a value is reported for review only. (On three dev seeds
+    /// of the document corpus, raised from 70: 1.9 % more of the right values go to review, and
+    /// 14 of the 41 wrong values that were reported as read.)
+    static let reviewConfidence = 80.0
 
     // MARK: Kind
 

@@ -91,7 +91,9 @@ extension FieldExtractor {
     /// A person's or company's name: letters (any script), spaces, and . ' ’ - &, at least two
     /// letters, no digits, at most ten words. Quotes, brackets and trailing role words go.
     static func name(_ s: String) -> FieldValue? {
-        var t = trimmed(s).trimmingCharacters(in: CharacterSet(charactersIn: "\"“”'()[] ,."))
+        // A hyphen read with a space beside it ("MIN- JUN", "OKONKWO - EZE") joins a double name.
+        let joined = s.replacingOccurrences(of: #"(?<=\p{L})\s*-\s+(?=\p{L})|(?<=\p{L})\s+-\s*(?=\p{L})"#, with: "-", options: .regularExpression)
+        var t = trimmed(joined).trimmingCharacters(in: CharacterSet(charactersIn: "\"“”'()[] ,."))
         for suffix in [", Grantor", ", Grantee", " Grantor", " Grantee"] where t.hasSuffix(suffix) { t = String(t.dropLast(suffix.count)) }
         t = trimmed(t)
         if t.hasSuffix(" and") || t.hasSuffix(" AND") { return nil }
@@ -279,8 +281,11 @@ extension FieldExtractor {
         return .text(t)
     }
 
+    /// A name on an identity document, in capitals. "OF" is no part of one: it is a label's
+    /// ("DATE OF BIRTH" misread as "LATE OF BERTH").
     static func upperName(_ s: String) -> FieldValue? {
-        name(s.uppercased())
+        guard let v = name(s.uppercased()), let t = v.string, !t.split(separator: " ").contains("OF") else { return nil }
+        return v
     }
 
     /// A person's full name: a name of at least two words starting with a capital.
