@@ -307,6 +307,7 @@ struct WordPage {
         let f = FieldExtractor.idVisual(p.lines)
         #expect(value(f, "surname") == "NGUYEN" && value(f, "nationality") == "GBR")
         #expect(value(f, "date_of_birth") == "1955-03-01" && value(f, "sex") == "M")
+        #expect(value(FieldExtractor.idVisual(WordPage(["RESIDENCE PERMIT", "Permit No.: P4444984"]).lines), "document_number") == "P4444984")
         let word = Word(text: "Sex:M", confidence: 90, box: BoundingBox(x: 100, y: 0, width: 100, height: 20), block: 1, paragraph: 1, line: 1, word: 1)
         let parts = PageLayout.splitAtColon(word)
         #expect(parts.map(\.text) == ["Sex:", "M"] && parts[1].box.x == 180 && parts[1].box.width == 20)
