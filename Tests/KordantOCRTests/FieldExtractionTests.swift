@@ -328,6 +328,38 @@ struct WordPage {
         #expect(f["nationality"]?.needsReview == false)
     }
 
+    /// A card's small labels read only in part on a photocopy or fax: a label whose first words
+    /// were read whole and name one field ("Valid wot", "Last ont:") gives its value for review,
+    /// a name only in capitals ("Given mumes Sox" is two labels); "Date of …" names two fields
+    /// and gives nothing. A label read whole in mid-phrase ("… 1963 Sex F") or glued to its value
+    /// ("SexF") ends the value before it; a date with a letter for a digit is mended for review;
+    /// capitals after a garbled label are taken for their shape, for review.
+    @Test func cardLabelsReadInPart() {
+        let p = WordPage(["RESIDENCE PERMIT", "Last ont: AL-HASHIMI", "Given mumes Sox", "Date of bth 2 July 1963 Sex F",
+                          "Litverw NGA", "Valid wot 19 February 2031"])
+        let f = FieldExtractor.idVisual(p.lines)
+        #expect(value(f, "surname") == "AL-HASHIMI" && f["surname"]?.needsReview == true)
+        #expect(value(f, "expiry_date") == "2031-02-19" && f["expiry_date"]?.needsReview == true)
+        #expect(f["given_names"] == nil)
+        #expect(value(f, "sex") == "F")
+        #expect(value(f, "nationality") == "NGA" && f["nationality"]?.needsReview == true)
+        let keys = ["date", "of", "xyz"][...]
+        #expect(!PageLayout.truncatedLabel(keys, raw: "xyz", ["date", "of", "birth"], field: "date_of_birth",
+                                           vocabulary: Vocabulary.id.map { ($0.field, $0.keys.map { $0.split(separator: " ").map(String.init) }) }))
+        // A short word one letter off beside a whole word of four letters.
+        #expect(PageLayout.lenientCost(["expiry", "ate"][...], ["expiry", "date"]) == 1)
+        #expect(PageLayout.lenientCost(["exp", "ate"][...], ["expiry", "date"]) == nil)
+        let glued = FieldExtractor.idVisual(WordPage(["RESIDENCE PERMIT", "Surname: WEISS", "Bom:08 JUL 1996 SexF",
+                                                      "Expires: Q5/13/2029"]).lines)
+        #expect(value(glued, "sex") == "F" && value(glued, "surname") == "WEISS" && glued["surname"]?.needsReview == false)
+        #expect(value(glued, "date_of_birth") == "1996-07-08")
+        #expect(value(glued, "expiry_date") == "2029-05-13" && glued["expiry_date"]?.needsReview == true)
+        let mended = FieldExtractor.idVisual(WordPage(["RESIDENCE PERMIT", "DOB:@2/11/1987"]).lines)
+        #expect(value(mended, "date_of_birth") == "1987-02-11" && mended["date_of_birth"]?.needsReview == true)
+        #expect(FieldExtractor.digitsMended("O2 DEC 2028") == "02 DEC 2028")
+        #expect(FieldExtractor.digitsMended("SEP OCT") == nil && FieldExtractor.digitsMended("12/01/1971") == nil)
+    }
+
     /// Photocopy speckle read as marks stuck to words: cut off, so the values beside their labels
     /// validate; no letter or digit is touched, and marks a value may carry stay.
     @Test func strayMarksStuckToValues() {

@@ -239,6 +239,21 @@ enum FieldExtractor {
         return nil
     }
 
+    /// Fields whose values are dates.
+    static let dateFields: Set<String> = ["date_of_birth", "expiry_date", "recording_date", "date"]
+
+    /// `text` with letters that look like digits (`O`, `o`, `Q`, `D`, `@` for 0; `I`, `l`, `|` for
+    /// 1) made digits inside tokens that hold a digit already; nil when nothing changes. Tokens of
+    /// letters only ("SEP", "June") are left alone.
+    static func digitsMended(_ text: String) -> String? {
+        let zero: Set<Character> = ["O", "o", "Q", "D", "@"], one: Set<Character> = ["I", "l", "|"]
+        let mended = text.split(separator: " ", omittingEmptySubsequences: false).map { token -> String in
+            guard token.contains(where: \.isNumber) else { return String(token) }
+            return String(token.map { zero.contains($0) ? "0" : one.contains($0) ? "1" : $0 })
+        }.joined(separator: " ")
+        return mended == text ? nil : mended
+    }
+
     static func field(_ value: FieldValue, _ words: [Word]) -> Field {
         let box = words.dropFirst().reduce(words.first?.box) { $0?.union($1.box) }
         let confidence = words.isEmpty ? 0 : words.reduce(0) { $0 + $1.confidence } / Double(words.count)
@@ -343,8 +358,17 @@ struct LabelledPage {
             // it may be speckle read as letters (a photocopied form's "Full Name es i :").
             guard next == words.count, words[hit.end..<next].allSatisfy({ $0.confidence < 60 }) else { return found }
         }
-        guard next == words.count else { return [] }    // another label follows at once: no value
         let row = layout.rows[hit.row]
+        guard next == words.count else {
+            // Another label follows at once ("Surname Date of birth" on a card's label row): the
+            // value is below this one, left of the column of the next (cards only: elsewhere a
+            // label run into another is a sentence or a heading).
+            guard kind == .id, hit.end == next, let following = segHits.first(where: { $0.start == next }),
+                  let (r, below) = self.below(row: hit.row, x: hit.box.x, maxX: following.box.x - row.height / 2,
+                                              tolerance: 3 * max(row.height, 8)),
+                  !startsWithLabel(row: r, below) else { return [] }
+            return [(below, false)]
+        }
         if hit.segment + 1 < row.segments.count {
             let cell = row.segments[hit.segment + 1]
             let cellHits = hits[hit.row][hit.segment + 1]
@@ -355,11 +379,15 @@ struct LabelledPage {
         // Below: the next row's words in this label's column.
         let maxX = hit.segment + 1 < row.segments.count ? row.segments[hit.segment + 1].box.x - row.height / 2 : Int.max
         guard let (r, below) = self.below(row: hit.row, x: hit.box.x, maxX: maxX, tolerance: 3 * max(row.height, 8)) else { return found }
-        let startsWithLabel = hits[r].enumerated().contains { s, segHits in
-            segHits.first?.start == 0 && layout.rows[r].segments[s].words.first == below.first
-        }
-        if !startsWithLabel { found.append((below, false)) }
+        if !startsWithLabel(row: r, below) { found.append((below, false)) }
         return found
+    }
+
+    /// Whether `words` of row `r` begin with a label that starts its phrase.
+    func startsWithLabel(row r: Int, _ words: [Word]) -> Bool {
+        hits[r].enumerated().contains { s, segHits in
+            segHits.first?.start == 0 && layout.rows[r].segments[s].words.first == words.first
+        }
     }
 
     /// The words of the first row below `row` (no further than about two lines) that sit in the
@@ -398,8 +426,20 @@ struct LabelledPage {
             candidates: for (words, inline) in values(of: hit) {
                 // A label without a colon in front of a value: only for strictly shaped values (and on cards).
                 if inline && !hit.colon && !spec.structured && kind != .id { continue }
+                // A label read only in part vouches for a card's name printed as one, in capitals
+                // ("Given mumes Sox" is two labels).
+                if hit.approximate, ["surname", "given_names"].contains(field),
+                   words.contains(where: { $0.text.contains(where: \.isLowercase) }) { continue }
                 var text = words.map(\.text).joined(separator: " ")
                 var used = words
+                // A date with a digit read as its look-alike letter ("@8 JAN 1954", "Q5/13/2029"):
+                // mended, but for review.
+                var repaired = false
+                if spec.validate(text) == nil, FieldExtractor.dateFields.contains(field), let mended = FieldExtractor.digitsMended(text),
+                   spec.validate(mended) != nil {
+                    text = mended
+                    repaired = true
+                }
                 if spec.validate(text) == nil {
                     guard let (extended, more) = continuation(of: hit, words: words) else { continue }
                     text = extended
@@ -423,6 +463,7 @@ struct LabelledPage {
                     used += more
                 }
                 out[field] = FieldExtractor.field(value, used)
+                if hit.approximate || repaired { out[field]?.needsReview = true }
                 break candidates
             }
         }

@@ -14,9 +14,16 @@ extension FieldExtractor {
         // Cells not already used by a field, without MRZ filler. Marks standing apart at either end
         // (a rule, a speck) go; a mark glued to the front is a misread character ("£3081562" for
         // E3081562), and the cell is no value.
-        let cells: [(text: String, words: [Word])] = layout.rows.flatMap(\.segments).compactMap { s in
-            guard !s.text.contains("<"), !s.words.contains(where: { w in taken.contains { $0.intersects(w.box) } }) else { return nil }
-            var words = s.words[...]
+        // A cell whose garbled label was read into it ("Litverw NGA", "Perum No 124669540") also
+        // gives the capitals and digits after the label's small letters.
+        let phrases = layout.rows.flatMap(\.segments).flatMap { s -> [[Word]] in
+            guard let start = s.words.firstIndex(where: { w in !w.text.contains(where: \.isLowercase) || w.text.contains(where: \.isNumber) }),
+                  start > 0, s.words[..<start].allSatisfy({ $0.text.contains(where: \.isLetter) }) else { return [s.words] }
+            return [s.words, Array(s.words[start...])]
+        }
+        let cells: [(text: String, words: [Word])] = phrases.compactMap { phrase in
+            guard !phrase.contains(where: { $0.text.contains("<") }), !phrase.contains(where: { w in taken.contains { $0.intersects(w.box) } }) else { return nil }
+            var words = phrase[...]
             while let w = words.first, PageLayout.key(w.text).isEmpty { words = words.dropFirst() }
             while let w = words.last, PageLayout.key(w.text).isEmpty { words = words.dropLast() }
             let text = words.map(\.text).joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: ".,;:"))

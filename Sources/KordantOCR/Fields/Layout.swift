@@ -180,8 +180,11 @@ struct LabelHit {
     var end: Int
     /// The canonical field, or nil for a generic `Word:` label.
     var field: String?
-    /// Printed with a colon (or followed by one).
+    /// Printed with a colon (or followed by one), or glued to its value ("SexF").
     var colon: Bool
+    /// Only the label's first words were read, the rest garbled ("Valid wot" for "Valid until"):
+    /// its value goes to review.
+    var approximate = false
     var text: String
     var box: BoundingBox
 }
@@ -230,7 +233,25 @@ extension PageLayout {
                 return nil
             }
         }
-        return shortMiss == 0 || (shortMiss == 1 && exact >= 2) ? total : nil
+        // One short word a letter off beside a whole word of four letters or more ("Last naine",
+        // "Expiry ate").
+        let exactLetters = zip(keys, parts).filter { $0 == $1 }.reduce(0) { $0 + $1.1.count }
+        return shortMiss == 0 || (shortMiss == 1 && (exact >= 2 || exactLetters >= 4)) ? total : nil
+    }
+
+    /// A card's label whose first words were read whole and whose last word came out garbled
+    /// ("Valid wot", "Family eave", "First memes"): the synonym, when the words read whole (four
+    /// letters or more) begin synonyms of one field only, and the garbled word is a small-print
+    /// misreading (lower-case letters, no digit, at most eight characters) rather than a value.
+    static func truncatedLabel(_ keys: ArraySlice<String>, raw: String, _ parts: [String], field: String,
+                               vocabulary: [(field: String, keys: [[String]])]) -> Bool {
+        let head = Array(parts.dropLast())
+        guard parts.count >= 2, keys.count == parts.count, Array(keys.dropLast()) == head,
+              head.reduce(0, { $0 + $1.count }) >= 4,
+              let last = keys.last, !last.isEmpty, last.count <= 8, last != parts.last,
+              raw.contains(where: \.isLowercase), !raw.contains(where: \.isNumber) else { return false }
+        // Distinct: no other field has a synonym starting with the same words.
+        return !vocabulary.contains { $0.field != field && $0.keys.contains { $0.count > head.count && Array($0.prefix(head.count)) == head } }
     }
 
     /// Equal, or one letter off for words of five letters or more ("Emall" for "email" on a fax).
@@ -252,7 +273,10 @@ extension PageLayout {
         var i = 0
         func make(_ start: Int, _ k: Int, _ field: String?) -> LabelHit {
             var end = start + k
+            // A card's label glued to its value ("SexF", split by `splitGlued`: the two boxes touch)
+            // is as delimited as one with a colon.
             var colon = words[end - 1].text.hasSuffix(":")
+                || (lenient && end < words.count && words[end].box.x <= words[end - 1].box.x + words[end - 1].box.width && !keys[end].isEmpty)
             while end < words.count, keys[end].isEmpty, words[end].text != "$", !words[end].text.contains("/") {
                 colon = colon || words[end].text.contains(":")
                 end += 1
@@ -266,6 +290,7 @@ extension PageLayout {
         }
         while i < words.count {
             var best: (Int, String)?
+            var exactMatch = false, approximate = false
             if lenient {
                 // The longest synonym read with the fewest edits; a tie between fields is no label.
                 var found: (count: Int, cost: Int, field: String?)?
@@ -280,7 +305,21 @@ extension PageLayout {
                         found = (parts.count, cost, field)
                     }
                 }
-                if let found, let field = found.field { best = (found.count, field) }
+                if let found, let field = found.field {
+                    best = (found.count, field)
+                    exactMatch = found.cost == 0
+                } else {
+                    // The garbled last word of a label whose first words say which it is.
+                    let hits = vocabulary.flatMap { v in
+                        v.keys.filter { i + $0.count <= words.count
+                            && Self.truncatedLabel(keys[i..<(i + $0.count)], raw: words[i + $0.count - 1].text, $0, field: v.field, vocabulary: vocabulary)
+                        }.map { (count: $0.count, field: v.field) }
+                    }
+                    if let first = hits.first, hits.allSatisfy({ $0.field == first.field && $0.count == first.count }) {
+                        best = (first.count, first.field)
+                        approximate = true
+                    }
+                }
             } else {
                 for (field, synonyms) in vocabulary {
                     for parts in synonyms {
@@ -291,9 +330,16 @@ extension PageLayout {
                 }
             }
             if let (k, field) = best {
-                let hit = make(i, k, field)
+                var hit = make(i, k, field)
+                hit.approximate = approximate
+                // A card's label read whole in the middle of a phrase, without a colon, counts when
+                // it is printed as a label is, in small letters ("… 2 July 1963 Sex F"): the
+                // values on a card are capitals and digits.
+                let printedAsLabel = lenient && exactMatch && i > 0 && keys[i].count >= 3
+                    && words[i].text.first?.isUppercase == true && words[i].text.dropFirst().contains(where: \.isLowercase)
+                    && !words[i].text.dropFirst().contains(where: \.isUppercase)
                 // Leading marks without letters or digits (`~~`, `|`: a rule or speck) do not count.
-                if hit.colon || i <= (keys.firstIndex { !$0.isEmpty } ?? 0) {
+                if hit.colon || printedAsLabel || i <= (keys.firstIndex { !$0.isEmpty } ?? 0) {
                     hits.append(hit)
                     i = hit.end
                     continue
