@@ -242,6 +242,30 @@ enum FieldExtractor {
     /// Fields whose values are dates.
     static let dateFields: Set<String> = ["date_of_birth", "expiry_date", "recording_date", "date"]
 
+    /// Fields whose values are people's names.
+    static let nameFields: Set<String> = ["full_name", "grantor", "grantee", "surname", "given_names"]
+
+    /// `text` with marks and digits that look like letters made letters inside words of letters:
+    /// `]`, `|`, `!` and `1` after a letter as `l` (as `I` in a name of capitals), `0` between
+    /// letters or before them as `O`. Nil when nothing changes. Only for names, where no digit or
+    /// bracket belongs.
+    static func lettersMended(_ text: String) -> String? {
+        // A name printed in capitals has `I` where one in mixed case has `l`.
+        let capitals = !text.contains(where: \.isLowercase)
+        let mended = text.split(separator: " ", omittingEmptySubsequences: false).map { token -> String in
+            let chars = Array(token)
+            guard chars.contains(where: \.isLetter) else { return String(token) }
+            return String(chars.indices.map { i -> Character in
+                let c = chars[i]
+                let before = i > 0 && chars[i - 1].isLetter, after = i + 1 < chars.count && chars[i + 1].isLetter
+                if "]|!1".contains(c), before { return capitals ? "I" : "l" }
+                if c == "0", after || (before && capitals) { return "O" }
+                return c
+            })
+        }.joined(separator: " ")
+        return mended == text ? nil : mended
+    }
+
     /// `text` with letters that look like digits (`O`, `o`, `Q`, `D`, `@` for 0; `I`, `l`, `|` for
     /// 1) made digits inside tokens that hold a digit already; nil when nothing changes. Tokens of
     /// letters only ("SEP", "June") are left alone.
@@ -436,6 +460,12 @@ struct LabelledPage {
                 // mended, but for review.
                 var repaired = false
                 if spec.validate(text) == nil, FieldExtractor.dateFields.contains(field), let mended = FieldExtractor.digitsMended(text),
+                   spec.validate(mended) != nil {
+                    text = mended
+                    repaired = true
+                }
+                // So is a name with a mark or digit for a letter ("Fatima Zahra E] Amrani", "J0HN").
+                if spec.validate(text) == nil, FieldExtractor.nameFields.contains(field), let mended = FieldExtractor.lettersMended(text),
                    spec.validate(mended) != nil {
                     text = mended
                     repaired = true

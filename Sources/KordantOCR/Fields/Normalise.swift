@@ -115,7 +115,8 @@ extension FieldExtractor {
 
     static let particles: Set<String> = ["van", "der", "den", "de", "la", "le", "du", "dos", "da", "das", "del", "di", "ter", "ten",
                                          "bin", "bint", "ben", "al", "el", "von", "zu", "y", "e", "'t", "and", "&", "mac", "ní", "ni",
-                                         "nic", "ó", "o", "st.", "st"]
+                                         "nic", "ó", "o", "st.", "st", "los", "las", "della", "delle", "degli", "dei", "do",
+                                         "af", "av", "op", "het", "vom", "zum", "zur", "ibn", "ap"]
     static let roleWords: Set<String> = ["grantor", "grantee", "grantors", "grantees", "seller", "buyer", "hereinafter", "the",
                                          "transferor", "transferee", "property", "county", "state"]
 
