@@ -360,6 +360,16 @@ struct WordPage {
         #expect(FieldExtractor.digitsMended("SEP OCT") == nil && FieldExtractor.digitsMended("12/01/1971") == nil)
     }
 
+    /// A deed whose words around its price were misread still states one amount: taken, for
+    /// review; beside a second amount (a fee) neither is.
+    @Test func aDeedsOnlyAmount() {
+        let lines = ["WARRANTY DEED", "Ploy Phanomyong, Grantor, for and in cons dera i Ea", "$1,629,500.00, hereby grants to Min-jun Takahashi, Grantee"]
+        let f = FieldExtractor.deed(WordPage(lines).lines)
+        #expect(value(f, "consideration") == "1629500.0" && f["consideration"]?.needsReview == true)
+        let g = FieldExtractor.deed(WordPage(lines + ["Recording fee: $25.00"]).lines)
+        #expect(g["consideration"] == nil)
+    }
+
     /// A name with a mark or digit read for a letter is mended, for review; particles of many
     /// languages are part of a name.
     @Test func namesWithAMarkForALetter() {

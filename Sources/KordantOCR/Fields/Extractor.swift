@@ -101,6 +101,7 @@ enum FieldExtractor {
         f["consideration"] = f["consideration"]
             ?? find(text, #"(?:consideration|sum|price)\D{0,60}?(\$\s?[0-9][0-9,]*(?:\.[0-9]{2})?)"#, transform: amount)
             ?? find(text, #"\bfor\s+(\$\s?[0-9][0-9,]*(?:\.[0-9]{2})?)"#, transform: amount)
+            ?? onlyAmount(text)
         let address = #"([0-9]+[^,]*(?:,\s*(?:Apt|Unit|Suite|#)[^,]*)?,\s*[\p{L} .'-]+,?\s+[A-Za-z][A-Za-z ]*?\s+[0-9]{5}(?:-[0-9]{4})?)"#
         f["property_address"] = f["property_address"]
             ?? find(text, #"(?:commonly known as|located at|known as|property address\s*:?)\s+"# + address, transform: fullAddress)
@@ -282,6 +283,26 @@ enum FieldExtractor {
         let box = words.dropFirst().reduce(words.first?.box) { $0?.union($1.box) }
         let confidence = words.isEmpty ? 0 : words.reduce(0) { $0 + $1.confidence } / Double(words.count)
         return Field(value: value, confidence: (confidence * 10).rounded() / 10, box: box, needsReview: confidence < reviewConfidence)
+    }
+
+    /// The one dollar amount of a deed whose words around it were misread ("for and in cons dera i
+    /// Ea $1,629,500.00"): a deed's price is the amount it states; with two or more (a fee, a
+    /// tax) none is taken. For review: nothing but its being alone says what it is.
+    static func onlyAmount(_ lines: [TextLine]) -> Field? {
+        guard let regex = try? NSRegularExpression(pattern: #"\$\s?[0-9][0-9,]*(?:\.[0-9]{2})?"#) else { return nil }
+        var found: [(FieldValue, [Word])] = []
+        for line in lines {
+            let ns = line.text as NSString
+            for m in regex.matches(in: line.text, range: NSRange(location: 0, length: ns.length)) {
+                guard let value = amount(ns.substring(with: m.range)), let r = Range(m.range, in: line.text) else { continue }
+                let start = line.text.distance(from: line.text.startIndex, to: r.lowerBound)
+                found.append((value, line.words(in: start..<(start + m.range.length))))
+            }
+        }
+        guard let first = found.first, found.allSatisfy({ $0.0 == first.0 }) else { return nil }
+        var f = field(first.0, first.1)
+        f.needsReview = true
+        return f
     }
 
     /// "X, Grantor" on a line of its own is a signature line: one of the parties, maybe not all.
