@@ -360,6 +360,16 @@ struct WordPage {
         #expect(FieldExtractor.digitsMended("SEP OCT") == nil && FieldExtractor.digitsMended("12/01/1971") == nil)
     }
 
+    /// A fax of a boxed form reads short label words a letter off ("Birth Dale", "Postal Cade"):
+    /// beside a whole word of four letters or more they are still the label.
+    @Test func formLabelsReadALetterOff() {
+        let p = WordPage(["OPT-OUT REQUEST FORM — PeopleFinders", "Your Name   Birth Dale", "Anh Pham   22 December 1942",
+                          "Town   Postal Cade", "Austin   78701", "Request Dale   Ref.", "2022-03-18   PR-894933"])
+        let f = FieldExtractor.optout(p.lines)
+        #expect(value(f, "date_of_birth") == "1942-12-22" && value(f, "zip") == "78701" && value(f, "date") == "2022-03-18")
+        #expect(value(f, "full_name") == "Anh Pham")
+    }
+
     /// A deed whose words around its price were misread still states one amount: taken, for
     /// review; beside a second amount (a fee) neither is.
     @Test func aDeedsOnlyAmount() {

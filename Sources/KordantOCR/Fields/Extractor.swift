@@ -381,7 +381,7 @@ struct LabelledPage {
         let vocabulary = (kind == .unknown ? Vocabulary.deed + Vocabulary.optout + Vocabulary.id : Vocabulary.forKind(kind))
             .map { (field: $0.field, keys: $0.keys.map { $0.split(separator: " ").map(String.init) }) }
         hits = page.rows.indices.map { r in
-            page.rows[r].segments.indices.map { s in page.labels(row: r, segment: s, vocabulary: vocabulary, lenient: kind == .id) }
+            page.rows[r].segments.indices.map { s in page.labels(row: r, segment: s, vocabulary: vocabulary, lenient: kind != .unknown, card: kind == .id) }
         }
     }
 

@@ -266,7 +266,10 @@ extension PageLayout {
     /// Every label in the segment, left to right. A known label counts when it has a colon, starts
     /// the segment (the value follows, or sits below or in the next cell), or, on cards, starts
     /// the segment without one ("DOB 01/02/1980"). A generic label is one to four words ending in a colon.
-    func labels(row r: Int, segment s: Int, vocabulary: [(field: String, keys: [[String]])], lenient: Bool = false) -> [LabelHit] {
+    /// `lenient`: labels may be read a little off (see ``lenientCost(_:_:)``); `card`: the rules
+    /// of an ID card's small labels too (read in part, mid-phrase, glued to the value).
+    func labels(row r: Int, segment s: Int, vocabulary: [(field: String, keys: [[String]])], lenient: Bool = false,
+                card: Bool = false) -> [LabelHit] {
         let words = rows[r].segments[s].words
         let keys = words.map { Self.key($0.text) }
         var hits: [LabelHit] = []
@@ -276,7 +279,7 @@ extension PageLayout {
             // A card's label glued to its value ("SexF", split by `splitGlued`: the two boxes touch)
             // is as delimited as one with a colon.
             var colon = words[end - 1].text.hasSuffix(":")
-                || (lenient && end < words.count && words[end].box.x <= words[end - 1].box.x + words[end - 1].box.width && !keys[end].isEmpty)
+                || (card && end < words.count && words[end].box.x <= words[end - 1].box.x + words[end - 1].box.width && !keys[end].isEmpty)
             while end < words.count, keys[end].isEmpty, words[end].text != "$", !words[end].text.contains("/") {
                 colon = colon || words[end].text.contains(":")
                 end += 1
@@ -308,7 +311,7 @@ extension PageLayout {
                 if let found, let field = found.field {
                     best = (found.count, field)
                     exactMatch = found.cost == 0
-                } else {
+                } else if card {
                     // The garbled last word of a label whose first words say which it is.
                     let hits = vocabulary.flatMap { v in
                         v.keys.filter { i + $0.count <= words.count
@@ -335,7 +338,7 @@ extension PageLayout {
                 // A card's label read whole in the middle of a phrase, without a colon, counts when
                 // it is printed as a label is, in small letters ("… 2 July 1963 Sex F"): the
                 // values on a card are capitals and digits.
-                let printedAsLabel = lenient && exactMatch && i > 0 && keys[i].count >= 3
+                let printedAsLabel = card && exactMatch && i > 0 && keys[i].count >= 3
                     && words[i].text.first?.isUppercase == true && words[i].text.dropFirst().contains(where: \.isLowercase)
                     && !words[i].text.dropFirst().contains(where: \.isUppercase)
                 // Leading marks without letters or digits (`~~`, `|`: a rule or speck) do not count.
