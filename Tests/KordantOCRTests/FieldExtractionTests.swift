@@ -368,6 +368,9 @@ struct WordPage {
         let f = FieldExtractor.optout(p.lines)
         #expect(value(f, "date_of_birth") == "1942-12-22" && value(f, "zip") == "78701" && value(f, "date") == "2022-03-18")
         #expect(value(f, "full_name") == "Anh Pham")
+        // A reference's hyphen read with a space beside it.
+        #expect(FieldExtractor.reference("REQ- 411082")?.string == "REQ-411082" && FieldExtractor.reference("CASE - 725273")?.string == "CASE-725273")
+        #expect(FieldExtractor.reference("12345 - please respond")?.string == "12345")
     }
 
     /// A deed whose words around its price were misread still states one amount: taken, for

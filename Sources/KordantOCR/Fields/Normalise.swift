@@ -215,7 +215,10 @@ extension FieldExtractor {
 
     /// Request / reference numbers: one token of capitals, digits and dashes holding a digit.
     static func reference(_ s: String) -> FieldValue? {
-        guard let first = trimmed(s).split(separator: " ").first.map(String.init)?.uppercased(),
+        // A hyphen read with a space beside it ("REQ- 411082", "CASE - 725273") joins a letter
+        // prefix to its number.
+        let joined = s.replacingOccurrences(of: #"\b([A-Z]{2,6})\s*-\s*([0-9]{3,})\b"#, with: "$1-$2", options: .regularExpression)
+        guard let first = trimmed(joined).split(separator: " ").first.map(String.init)?.uppercased(),
               matches(first, #"^[A-Z0-9][A-Z0-9-]{3,}$"#), first.contains(where: \.isNumber) else { return nil }
         return .text(first)
     }
