@@ -195,9 +195,9 @@ extension PageLayout {
         String(s.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
     }
 
-    /// Letters a read word may differ from a label word by on a card, where labels are printed
-    /// small and read poorly ("Nawonality"): none under five letters, one up to seven, two from
-    /// eight. Nil when it is further off.
+    /// Letters a read word may differ from a label word by on a card or a form (labels printed
+    /// small, or faxed, read poorly: "Nawonality"): none under five letters, one up to seven, two
+    /// from eight. Nil when it is further off.
     static func lenientCost(_ read: String, _ label: String) -> Int? {
         if read == label { return 0 }
         if close(read, label) { return 1 }
@@ -218,8 +218,9 @@ extension PageLayout {
         return prev[b.count]
     }
 
-    /// Cost of reading `keys` as the label `parts` on a card: each word within ``lenientCost``,
-    /// or one short word one letter off when at least two others are exact ("Oate of expiry").
+    /// Cost of reading `keys` as the label `parts`: each word within ``lenientCost``, or one short
+    /// word one letter off when at least two others, or four letters of others, are exact
+    /// ("Oate of expiry", "Birth Dale").
     static func lenientCost(_ keys: ArraySlice<String>, _ parts: [String]) -> Int? {
         var total = 0, exact = 0, shortMiss = 0
         for (read, label) in zip(keys, parts) {
@@ -265,7 +266,8 @@ extension PageLayout {
 
     /// Every label in the segment, left to right. A known label counts when it has a colon, starts
     /// the segment (the value follows, or sits below or in the next cell), or, on cards, starts
-    /// the segment without one ("DOB 01/02/1980"). A generic label is one to four words ending in a colon.
+    /// the segment without one ("DOB 01/02/1980") or stands mid-phrase printed as a label ("… Sex F").
+    /// A generic label is one to four words ending in a colon.
     /// `lenient`: labels may be read a little off (see ``lenientCost(_:_:)``); `card`: the rules
     /// of an ID card's small labels too (read in part, mid-phrase, glued to the value).
     func labels(row r: Int, segment s: Int, vocabulary: [(field: String, keys: [[String]])], lenient: Bool = false,
