@@ -421,6 +421,10 @@ struct WordPage {
                           "[X] Do not sell or share my personal information"])
         let f = FieldExtractor.optout(p.lines)
         #expect(value(f, "request_options") == "delete,do_not_sell")
+        // Empty boxes copied or faxed read as "(1" or "C1]"; a crossed one as "&".
+        let copied = WordPage(["Opt-out request", "& Delete my personal information", "(1 Send me a copy of my data",
+                               "C1] Opt me out of marketing lists"])
+        #expect(value(FieldExtractor.optout(copied.lines), "request_options") == "delete")
     }
 
     /// Every label → value pair, whatever the page; a receipt stays `unknown`.

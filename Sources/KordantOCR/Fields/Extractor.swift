@@ -205,9 +205,10 @@ enum FieldExtractor {
             let isWord = inner.count >= 3 && inner.allSatisfy(\.isLetter)
             if mark.hasPrefix("[") || mark.hasPrefix("(") || mark.hasPrefix("|") || (!isWord && inner.count <= 3) {
                 found += 1
-                // An empty box reads as nothing or as box-like letters ("O", "LJ", "[]"); a crossed
-                // one as "X", or, drawn and copied, as "&", "2d", "KI": ticked, but for review.
-                let empty = inner.allSatisfy { "Oo0CDULJIl|".contains($0) }
+                // An empty box reads as nothing or as box-like letters ("O", "LJ", "[]", "(1", "C1]":
+                // on the three dev seeds "1" came only from empty boxes, 8 times); a crossed one as
+                // "X", or, drawn and copied, as "&", "2d", "KI": ticked, but for review.
+                let empty = inner.allSatisfy { "Oo0CDULJIl|1".contains($0) }
                 if !empty {
                     ticked.append(key)
                     words += row.words
