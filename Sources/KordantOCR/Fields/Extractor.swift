@@ -227,7 +227,15 @@ enum FieldExtractor {
     /// First match of `pattern` (capture group 1) in any line, as a field. `sensitive`: names must
     /// start with a capital, so the pattern is case-sensitive except where it says `(?i:…)`.
     static func find(_ lines: [TextLine], _ pattern: String, sensitive: Bool = false, transform: (String) -> FieldValue? = { .text($0) }) -> Field? {
-        guard let regex = try? NSRegularExpression(pattern: pattern, options: sensitive ? [] : [.caseInsensitive]) else { return nil }
+        findAll(lines, pattern, sensitive: sensitive, first: true, transform: transform).first
+    }
+
+    /// Every match of `pattern` (capture group 1) whose text `transform` accepts, as fields in
+    /// reading order; only the first when `first`.
+    static func findAll(_ lines: [TextLine], _ pattern: String, sensitive: Bool = false, first: Bool = false,
+                        transform: (String) -> FieldValue? = { .text($0) }) -> [Field] {
+        guard let regex = try? NSRegularExpression(pattern: pattern, options: sensitive ? [] : [.caseInsensitive]) else { return [] }
+        var found: [Field] = []
         for line in lines {
             let ns = line.text as NSString
             for m in regex.matches(in: line.text, range: NSRange(location: 0, length: ns.length)) where m.range(at: 1).location != NSNotFound {
@@ -235,10 +243,11 @@ enum FieldExtractor {
                 let raw = ns.substring(with: r).trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: ",;")))
                 guard !raw.isEmpty, let value = transform(raw) else { continue }
                 let start = line.text.distance(from: line.text.startIndex, to: Range(r, in: line.text)!.lowerBound)
-                return field(value, line.words(in: start..<(start + raw.count)))
+                found.append(field(value, line.words(in: start..<(start + raw.count))))
+                if first { return found }
             }
         }
-        return nil
+        return found
     }
 
     /// Fields whose values are dates.
@@ -254,7 +263,7 @@ enum FieldExtractor {
     static func lettersMended(_ text: String) -> String? {
         // A name printed in capitals has `I` where one in mixed case has `l`.
         let capitals = !text.contains(where: \.isLowercase)
-        let mended = text.split(separator: " ", omittingEmptySubsequences: false).map { token -> String in
+        return tokensMapped(text) { token in
             let chars = Array(token)
             guard chars.contains(where: \.isLetter) else { return String(token) }
             return String(chars.indices.map { i -> Character in
@@ -264,8 +273,7 @@ enum FieldExtractor {
                 if c == "0", after || (before && capitals) { return "O" }
                 return c
             })
-        }.joined(separator: " ")
-        return mended == text ? nil : mended
+        }
     }
 
     /// `text` with letters that look like digits (`O`, `o`, `Q`, `D`, `@` for 0; `I`, `l`, `|` for
@@ -273,11 +281,21 @@ enum FieldExtractor {
     /// letters only ("SEP", "June") are left alone.
     static func digitsMended(_ text: String) -> String? {
         let zero: Set<Character> = ["O", "o", "Q", "D", "@"], one: Set<Character> = ["I", "l", "|"]
-        let mended = text.split(separator: " ", omittingEmptySubsequences: false).map { token -> String in
+        return tokensMapped(text) { token in
             guard token.contains(where: \.isNumber) else { return String(token) }
             return String(token.map { zero.contains($0) ? "0" : one.contains($0) ? "1" : $0 })
-        }.joined(separator: " ")
-        return mended == text ? nil : mended
+        }
+    }
+
+    /// `text` mended for `field` (a date's digits, a name's letters), or nil when nothing changes.
+    static func mended(_ text: String, field: String) -> String? {
+        dateFields.contains(field) ? digitsMended(text) : nameFields.contains(field) ? lettersMended(text) : nil
+    }
+
+    /// `text` with each space-separated token mapped; nil when nothing changes.
+    private static func tokensMapped(_ text: String, _ map: (Substring) -> String) -> String? {
+        let mapped = text.split(separator: " ", omittingEmptySubsequences: false).map(map).joined(separator: " ")
+        return mapped == text ? nil : mapped
     }
 
     static func field(_ value: FieldValue, _ words: [Word]) -> Field {
@@ -290,18 +308,8 @@ enum FieldExtractor {
     /// Ea $1,629,500.00"): a deed's price is the amount it states; with two or more (a fee, a
     /// tax) none is taken. For review: nothing but its being alone says what it is.
     static func onlyAmount(_ lines: [TextLine]) -> Field? {
-        guard let regex = try? NSRegularExpression(pattern: #"\$\s?[0-9][0-9,]*(?:\.[0-9]{2})?"#) else { return nil }
-        var found: [(FieldValue, [Word])] = []
-        for line in lines {
-            let ns = line.text as NSString
-            for m in regex.matches(in: line.text, range: NSRange(location: 0, length: ns.length)) {
-                guard let value = amount(ns.substring(with: m.range)), let r = Range(m.range, in: line.text) else { continue }
-                let start = line.text.distance(from: line.text.startIndex, to: r.lowerBound)
-                found.append((value, line.words(in: start..<(start + m.range.length))))
-            }
-        }
-        guard let first = found.first, found.allSatisfy({ $0.0 == first.0 }) else { return nil }
-        var f = field(first.0, first.1)
+        let found = findAll(lines, #"(\$\s?[0-9][0-9,]*(?:\.[0-9]{2})?)"#, transform: amount)
+        guard var f = found.first, found.allSatisfy({ $0.value == f.value }) else { return nil }
         f.needsReview = true
         return f
     }
@@ -478,17 +486,10 @@ struct LabelledPage {
                    words.contains(where: { $0.text.contains(where: \.isLowercase) }) { continue }
                 var text = words.map(\.text).joined(separator: " ")
                 var used = words
-                // A date with a digit read as its look-alike letter ("@8 JAN 1954", "Q5/13/2029"):
-                // mended, but for review.
+                // A date with a digit read as its look-alike letter ("@8 JAN 1954", "Q5/13/2029") or
+                // a name with a mark or digit for a letter ("Fatima Zahra E] Amrani"): mended, but for review.
                 var repaired = false
-                if spec.validate(text) == nil, FieldExtractor.dateFields.contains(field), let mended = FieldExtractor.digitsMended(text),
-                   spec.validate(mended) != nil {
-                    text = mended
-                    repaired = true
-                }
-                // So is a name with a mark or digit for a letter ("Fatima Zahra E] Amrani", "J0HN").
-                if spec.validate(text) == nil, FieldExtractor.nameFields.contains(field), let mended = FieldExtractor.lettersMended(text),
-                   spec.validate(mended) != nil {
+                if spec.validate(text) == nil, let mended = FieldExtractor.mended(text, field: field), spec.validate(mended) != nil {
                     text = mended
                     repaired = true
                 }
