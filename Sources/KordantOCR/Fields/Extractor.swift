@@ -42,7 +42,7 @@ enum FieldExtractor {
             // long title may be read a letter or two off ("RESIDENCRF PERMIT": one per eight).
             + (text.split(separator: "\n").contains { line in
                 let read = line.trimmingCharacters(in: .letters.inverted)
-                return titles.contains { PageLayout.editDistance(read, $0) <= $0.count / 8 }
+                return titles.contains { PageLayout.editDistance(read, $0, limit: $0.count / 8) <= $0.count / 8 }
             } ? 2 : 0)
         let optout = score(["OPT-OUT", "OPT OUT", "REMOVAL", "REMOVE MY", "DELETE MY", "PRIVACY", "PERSONAL INFORMATION", "REQUEST",
                             "DELETION", "DO NOT SELL", "DATA BROKER", "MY LISTING", "MY DATA"])

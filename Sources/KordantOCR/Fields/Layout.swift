@@ -201,21 +201,52 @@ extension PageLayout {
     static func lenientCost(_ read: String, _ label: String) -> Int? {
         if read == label { return 0 }
         if close(read, label) { return 1 }
-        guard label.count >= 8, abs(read.count - label.count) <= 2 else { return nil }
-        return editDistance(read, label) <= 2 ? 2 : nil
+        let labelCount = letters(label)
+        guard labelCount >= 8, abs(letters(read) - labelCount) <= 2 else { return nil }
+        return editDistance(read, label, limit: 2) <= 2 ? 2 : nil
+    }
+
+    /// Characters in `s`: its UTF-8 length when it is ASCII (as every label and most words are;
+    /// `String.count` walks grapheme clusters, and this runs for every word against every label).
+    static func letters(_ s: String) -> Int {
+        s.utf8.allSatisfy { $0 < 0x80 } ? s.utf8.count : s.count
     }
 
     /// Levenshtein distance between two words.
     static func editDistance(_ read: String, _ label: String) -> Int {
-        let a = Array(read), b = Array(label)
-        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
-        var prev = Array(0...b.count)
-        for i in 1...a.count {
-            var cur = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count { cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)) }
-            prev = cur
+        editDistance(read, label, limit: Int.max - 1)
+    }
+
+    /// Levenshtein distance between two words, or `limit + 1` as soon as it must exceed `limit`.
+    /// ASCII words are compared as bytes in two rows on the stack: label matching calls this
+    /// for every word of a page against every synonym that could start there.
+    static func editDistance(_ read: String, _ label: String, limit: Int) -> Int {
+        let a = read.utf8, b = label.utf8
+        guard a.allSatisfy({ $0 < 0x80 }), b.allSatisfy({ $0 < 0x80 }) else {
+            return distance(Array(read), Array(label), limit: limit)
         }
-        return prev[b.count]
+        return distance(Array(a), Array(b), limit: limit)
+    }
+
+    private static func distance<T: Equatable>(_ a: [T], _ b: [T], limit: Int) -> Int {
+        guard !a.isEmpty, !b.isEmpty else { return min(max(a.count, b.count), limit + 1) }
+        if abs(a.count - b.count) > limit { return limit + 1 }
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (b.count + 1)) { rows in
+            var prev = rows.baseAddress!, cur = prev + (b.count + 1)
+            for j in 0...b.count { prev[j] = j }
+            for i in 1...a.count {
+                cur[0] = i
+                var least = i
+                for j in 1...b.count {
+                    cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                    least = min(least, cur[j])
+                }
+                // Every path to the end passes through this row.
+                if least > limit { return limit + 1 }
+                swap(&prev, &cur)
+            }
+            return min(prev[b.count], limit + 1)
+        }
     }
 
     /// Cost of reading `keys` as the label `parts`: each word within ``lenientCost``, or one short
@@ -227,7 +258,7 @@ extension PageLayout {
             if let c = lenientCost(read, label) {
                 total += c
                 if c == 0 { exact += 1 }
-            } else if label.count >= 3, editDistance(read, label) == 1 {
+            } else if letters(label) >= 3, editDistance(read, label, limit: 1) == 1 {
                 shortMiss += 1
                 total += 1
             } else {
@@ -259,9 +290,10 @@ extension PageLayout {
     static func close(_ read: String, _ label: String) -> Bool {
         if read == label { return true }
         // "rn" read as "m" ("Sumame") is the commonest confusion in small print.
-        if read.contains("m"), read == label.replacingOccurrences(of: "rn", with: "m") { return true }
-        guard label.count >= 5, abs(read.count - label.count) <= 1 else { return false }
-        return editDistance(read, label) <= 1
+        if read.utf8.count < label.utf8.count, read.contains("m"), read == label.replacingOccurrences(of: "rn", with: "m") { return true }
+        let labelCount = letters(label)
+        guard labelCount >= 5, abs(letters(read) - labelCount) <= 1 else { return false }
+        return editDistance(read, label, limit: 1) <= 1
     }
 
     /// Every label in the segment, left to right. A known label counts when it has a colon, starts
