@@ -81,6 +81,11 @@ final class TesseractHandle {
             throw OCRError(.engineFailed, path: "tesseract",
                            "cannot load language data '\(language)' (install tesseract-ocr-\(language == "osd" ? "osd" : language) or set TESSDATA_PREFIX)")
         }
+        // Tesseract re-reads every line it reads with a mean confidence under 0.7 a second time,
+        // inverted, in case it is light text on a dark band. On scans and photos that is mostly
+        // a poorly printed dark-on-light line, read twice for nothing: 10–25 % of the recognition
+        // time of a degraded page (see benchmarks/README.md, issue 19, for what it cost and kept).
+        TessBaseAPISetVariable(api, "tessedit_do_invert", "0")
         self.api = api
         self.language = language
     }
