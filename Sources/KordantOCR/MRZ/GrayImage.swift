@@ -20,16 +20,50 @@ struct GrayImage {
         guard pixGetDepth(pix) == 8, let data = pixGetData(pix) else { return nil }
         let w = Int(pixGetWidth(pix)), h = Int(pixGetHeight(pix)), wpl = Int(pixGetWpl(pix))
         guard w > 0, h > 0 else { return nil }
-        var out = [UInt8](repeating: 0, count: w * h)
-        out.withUnsafeMutableBufferPointer { dst in
+        let out = [UInt8](unsafeUninitializedCapacity: w * h) { dst, count in
             for y in 0..<h {
-                // Leptonica stores bytes big-endian within 32-bit words: byte x sits at x ^ 3.
-                let row = UnsafeRawPointer(data + y * wpl).assumingMemoryBound(to: UInt8.self)
-                let base = y * w
-                for x in 0..<w { dst[base + x] = row[x ^ 3] }
+                // Leptonica stores bytes big-endian within 32-bit words: byte x sits at x ^ 3, so
+                // whole words are copied byte-swapped and the row's tail byte by byte.
+                let words = data + y * wpl
+                let row = UnsafeRawPointer(words).assumingMemoryBound(to: UInt8.self)
+                let target = UnsafeMutableRawPointer(dst.baseAddress! + y * w)
+                let whole = w / 4
+                for i in 0..<whole { target.storeBytes(of: words[i].byteSwapped, toByteOffset: 4 * i, as: UInt32.self) }
+                for x in (4 * whole)..<w { dst[y * w + x] = row[x ^ 3] }
             }
+            count = w * h
         }
         self.init(width: w, height: h, pixels: out)
+    }
+
+    /// The brightest of the three channels of a 32-bpp RGB image, as a new 8-bit Leptonica image
+    /// and as a ``GrayImage``, in one pass: what `pixConvertRGBToGrayMinMax(pix, L_CHOOSE_MAX)`
+    /// gives, without its function call per pixel. Nil for any other depth.
+    static func brightestChannel(of pix: UnsafeMutablePointer<Pix>) -> (LeptImage, GrayImage)? {
+        guard pixGetDepth(pix) == 32, let source = pixGetData(pix) else { return nil }
+        let w = Int(pixGetWidth(pix)), h = Int(pixGetHeight(pix)), wpl = Int(pixGetWpl(pix))
+        guard w > 0, h > 0, let out = pixCreate(Int32(w), Int32(h), 8), let target = pixGetData(out) else { return nil }
+        let image = LeptImage(out)
+        pixCopyResolution(out, pix)
+        let twpl = Int(pixGetWpl(out))
+        let pixels = [UInt8](unsafeUninitializedCapacity: w * h) { dst, count in
+            for y in 0..<h {
+                // A 32-bpp pixel is one word: red in the top byte, then green, then blue.
+                let row = source + y * wpl
+                let line = dst.baseAddress! + y * w
+                for x in 0..<w {
+                    let v = row[x]
+                    line[x] = UInt8(truncatingIfNeeded: max(v >> 24, max((v >> 16) & 0xff, (v >> 8) & 0xff)))
+                }
+                let words = target + y * twpl
+                let whole = w / 4
+                let bytes = UnsafeMutableRawPointer(words).assumingMemoryBound(to: UInt8.self)
+                for i in 0..<whole { words[i] = UnsafeRawPointer(line + 4 * i).loadUnaligned(as: UInt32.self).byteSwapped }
+                for x in (4 * whole)..<w { bytes[x ^ 3] = line[x] }
+            }
+            count = w * h
+        }
+        return (image, GrayImage(width: w, height: h, pixels: pixels))
     }
 
     /// A new 8-bit Leptonica image with these pixels (caller owns it through `LeptImage`).

@@ -62,19 +62,21 @@ enum MRZScanner {
     /// `clock` records the steps `mrz.locate`, `mrz.glyphs`, `mrz.cells` and `mrz.tesseract` as they end.
     static func scan(_ image: LeptImage, tesseract: TesseractHandle?, options: MRZScanOptions = .init(),
                      clock: StepRecorder? = nil) -> MRZ? {
-        let pix8: UnsafeMutablePointer<Pix>
-        var owned: UnsafeMutablePointer<Pix>?
-        if image.depth == 8 && pixGetColormap(image.pix) == nil { pix8 = image.pix } else {
-            // MRZ ink is black: the brightest channel keeps it dark while coloured security
-            // backgrounds, stamps and pen marks over the band turn pale.
-            let p = image.depth == 32 ? pixConvertRGBToGrayMinMax(image.pix, Int32(L_CHOOSE_MAX)) : pixConvertTo8(image.pix, 0)
-            guard let p else { return nil }
-            owned = p
-            pix8 = p
+        // MRZ ink is black: the brightest channel keeps it dark while coloured security
+        // backgrounds, stamps and pen marks over the band turn pale.
+        let eight: LeptImage, gray: GrayImage
+        if image.depth == 32, let (p, g) = GrayImage.brightestChannel(of: image.pix) {
+            (eight, gray) = (p, g)
+        } else {
+            if image.depth == 8 && pixGetColormap(image.pix) == nil { eight = image } else {
+                guard let p = pixConvertTo8(image.pix, 0) else { return nil }
+                eight = LeptImage(p)
+            }
+            guard let g = GrayImage(pix8: eight.pix) else { return nil }
+            gray = g
         }
-        defer { if owned != nil { pixDestroy(&owned) } }
-        guard let gray = GrayImage(pix8: pix8) else { return nil }
-        let bands = MRZLocator.locate(pix8: pix8)
+        let pix8 = eight.pix
+        let bands = withExtendedLifetime(eight) { MRZLocator.locate(pix8: pix8) }
         clock?.mark("mrz.locate")
         // The eight bands with the most evidence; then, only if none of them reads as an MRZ, two
         // seen only in part (their length is a guess, and a longer window can only add match).
