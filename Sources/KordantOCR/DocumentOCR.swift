@@ -143,14 +143,13 @@ public final class OCRWorker {
             return DocumentResult(path: path, pages: results)
         }
         let loading = StepRecorder(clock: options.stepClock)
-        let pages = try ImageLoader.load(path: path, limits: options.limits)
+        let pages = try ImageLoader.load(path: path, limits: options.limits, pages: options.pages)
         loading?.mark("load")
-        let selected = Set(try options.pages?.select(from: pages.count, path: path) ?? Array(1...max(1, pages.count)))
         // Made after the image loaded: an unreadable input leaves no empty PDF behind.
         let searchable = try output.map { out throws(OCRError) in try SearchablePDF(path: out, datapath: text.datapath, title: path) }
         var results: [PageResult] = []
-        for (i, page) in pages.enumerated() where selected.contains(i + 1) {
-            results.append(try process(image: page, index: i + 1, options: options, pdf: searchable,
+        for (number, page) in pages {
+            results.append(try process(image: page, index: number, options: options, pdf: searchable,
                                        clock: StepRecorder(clock: options.stepClock)))
         }
         try searchable?.finish()
@@ -178,19 +177,6 @@ public final class OCRWorker {
     /// As ``process(image:index:options:)``; with `pdf`, the page also goes into that searchable
     /// PDF from the reading that is kept.
     func process(image: LeptImage, index: Int, options o: OCROptions, pdf: SearchablePDF?, clock: StepRecorder?) throws(OCRError) -> PageResult {
-        // The MRZ first, on the image as given, whatever the page turns out to be: its lines say
-        // which way up the document is, and a page that has one is an identity document.
-        let scanned = MRZScanner.scan(image, tesseract: text, options: o.mrz, clock: clock)
-        clock?.mark("mrz.decode")
-        var input = image
-        let turn = o.preprocess.orientation ? scanned?.rotation ?? 0 : 0
-        if turn != 0 { input = try Preprocessor.rotate(image, clockwise: turn) }
-        var (prepared, report) = try Preprocessor.run(input, options: o.preprocess)
-        if turn != 0 {
-            report.rotation = turn
-            report.steps.insert("orientation", at: 0)
-        }
-        clock?.mark("preprocess")
         let mode: PageSegmentation = o.kind == .id ? .sparse : .auto
         // With a PDF to write, the handle keeps its results until the page is added (or dropped).
         let keep = pdf != nil
@@ -200,8 +186,45 @@ public final class OCRWorker {
             try text.recognize(image, resolution: resolution, mode: mode, hocr: o.hocr, tsv: o.tsv, alto: o.alto,
                                pageNumber: index - 1, keep: keep)
         }
+        // The MRZ is searched for on the image as given, whatever the page turns out to be: its
+        // lines say which way up the document is, and a page that has one is an identity
+        // document. A page said to be an ID, or one going into a PDF (the search reads with the
+        // Tesseract handle, which must then hold the page's reading), is searched before it is
+        // read; any other after its first reading, unless that reading rules a zone out
+        // (``mayHoldZone(_:)``): the search cost a page without a zone a fifth to a quarter of
+        // its time.
+        var scanned: MRZ?
+        let searchFirst = keep || o.kind == .id
+        func search() {
+            scanned = MRZScanner.scan(image, tesseract: text, options: o.mrz, clock: clock)
+            clock?.mark("mrz.decode")
+        }
+        if searchFirst { search() }
+        var input = image, turn = 0
+        // The page turned the way its zone says (if one was found), then preprocessed.
+        func prepare() throws(OCRError) -> (LeptImage, PreprocessReport) {
+            turn = o.preprocess.orientation ? scanned?.rotation ?? 0 : 0
+            input = turn != 0 ? try Preprocessor.rotate(image, clockwise: turn) : image
+            var (prepared, report) = try Preprocessor.run(input, options: o.preprocess)
+            if turn != 0 {
+                report.rotation = turn
+                report.steps.insert("orientation", at: 0)
+            }
+            clock?.mark("preprocess")
+            return (prepared, report)
+        }
+        var (prepared, report) = try prepare()
         var page = try read(prepared, resolution: report.resolution)
         clock?.mark("recognize")
+        if !searchFirst, Self.mayHoldZone(page) {
+            search()
+            // A zone read upside down or on its side: the page is read again the right way up.
+            if o.preprocess.orientation, let rotation = scanned?.rotation, rotation != 0 {
+                (prepared, report) = try prepare()
+                page = try read(prepared, resolution: report.resolution)
+                clock?.mark("recognize")
+            }
+        }
         // Whether the handle still holds the reading that is kept (a later try replaces it).
         var handleHoldsKept = true
         // Orientation only when the reading is poor: an upright page reads with high confidence and
@@ -311,6 +334,25 @@ public final class OCRWorker {
         clock?.mark("fields")
         result.timings = clock?.steps ?? []
         return result
+    }
+
+    /// Whether a page's first reading leaves room for a machine-readable zone. Only a page read
+    /// well (mean word confidence 80 or more) as a deed or an opt-out form is not searched, and
+    /// only when nothing in its text looks like a zone: no `<` (Tesseract reads the fillers of a
+    /// zone on a page read that well as `<`, or as runs of capitals: `KKK`, `CCC`) and no line of
+    /// 25 capitals and digits or more with at most two spaces. On three dev seeds of the document
+    /// corpus (267 pages) 147 of 156 deeds and forms were not searched; on the MRZ benchmark's pages
+    /// (generated and real) not one zone was lost (benchmarks/README.md, issue 19).
+    static func mayHoldZone(_ page: PageText) -> Bool {
+        guard page.meanConfidence >= 80 else { return true }
+        let kind = FieldExtractor.detectKind(page.text)
+        guard kind == .deed || kind == .optout else { return true }
+        if page.text.contains(where: { "<«‹".contains($0) }) { return true }
+        return page.text.split(separator: "\n").contains { line in
+            let letters = line.filter { !$0.isWhitespace }
+            return letters.count >= 25 && line.count - letters.count <= 2
+                && letters.allSatisfy { ($0.isUppercase && $0.isASCII) || $0.isNumber }
+        }
     }
 
     /// Words of a reading read clearly: two letters or digits or more, at confidence 60 or over.
@@ -484,31 +526,56 @@ public final class OCREngine: @unchecked Sendable {
     }
 
     /// Processes `paths` on ``jobs`` threads; `completed` is called (from worker threads, in
-    /// completion order) after each file.
+    /// completion order) after each file. The work is handed out page by page: the pages of a
+    /// multi-page TIFF or PDF go to whichever worker is free, so one long document keeps every
+    /// worker busy (a file written to a searchable PDF stays with one worker, which writes it in
+    /// page order).
     public func process(paths: [String], options: OCROptions = .init(),
                         completed: @Sendable (Int, Result<DocumentResult, OCRError>) -> Void = { _, _ in })
         -> [Result<DocumentResult, OCRError>]
     {
-        let queue = WorkQueue(count: paths.count)
-        DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, paths.count))) { slot in
+        let tasks = paths.indices.flatMap { i in
+            pages(of: paths[i], options: options).map { WorkQueue.Task(file: i, page: $0) }
+        }
+        let queue = WorkQueue(files: paths.count, tasks: tasks)
+        DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, tasks.count))) { slot in
             var worker: OCRWorker?
             var startError: OCRError?
             do throws(OCRError) { worker = try self.worker(slot, orientation: options.preprocess.orientation) } catch {
                 startError = error
             }
-            while let i = queue.take() {
+            while let task = queue.take() {
+                let path = paths[task.file]
                 let r: Result<DocumentResult, OCRError>
                 if let worker {
-                    do throws(OCRError) { r = .success(try worker.process(path: paths[i], options: options)) } catch { r = .failure(error) }
+                    var o = options
+                    if let page = task.page { o.pages = PageRanges("\(page)") }
+                    do throws(OCRError) { r = .success(try worker.process(path: path, options: o)) } catch { r = .failure(error) }
                 } else {
                     // No engine on this thread: its files fail with the reason, each named.
-                    r = .failure(OCRError(startError!.kind, path: paths[i], startError!.detail))
+                    r = .failure(OCRError(startError!.kind, path: path, startError!.detail))
                 }
-                queue.store(i, r)
-                completed(i, r)
+                if let whole = queue.store(task, r) { completed(task.file, whole) }
             }
         }
         return queue.results()
+    }
+
+    /// The pages of `path` to hand out one by one, or `[nil]`: the file is one task (a single
+    /// image, one worker only, a searchable PDF to write, or a file whose pages cannot be counted
+    /// up front; its own loading then reports any error).
+    func pages(of path: String, options: OCROptions) -> [Int?] {
+        guard jobs > 1, options.searchablePDF[path] == nil else { return [nil] }
+        let count: Int?
+        if PDFDocument.looksLikePDF(path: path) {
+            count = (try? PDFDocument(path: path, limits: options.limits))?.pageCount
+        } else {
+            count = ImageLoader.tiffPageCount(path: path)
+        }
+        guard let count, count > 1, count <= options.limits.maxPages,
+              let selected = try? options.pages?.select(from: count, path: path) ?? Array(1...count),
+              selected.count > 1 else { return [nil] }
+        return selected
     }
 
     private func worker(_ slot: Int, orientation: Bool) throws(OCRError) -> OCRWorker {
@@ -519,27 +586,74 @@ public final class OCREngine: @unchecked Sendable {
     }
 }
 
-/// Hands out indices and collects results across worker threads.
+/// Hands out tasks (a file, or one page of it) and puts each file's pages back together.
 private final class WorkQueue: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
-    private let count: Int
-    private var slots: [Result<DocumentResult, OCRError>?]
-
-    init(count: Int) {
-        self.count = count
-        slots = Array(repeating: nil, count: count)
+    struct Task {
+        let file: Int
+        /// One page of the file (from 1), or nil: the whole file.
+        let page: Int?
     }
 
-    func take() -> Int? {
+    private let lock = NSLock()
+    private let tasks: [Task]
+    private var next = 0
+    /// Per file: tasks still out, and the results of those back with their page numbers.
+    private var outstanding: [Int]
+    private var parts: [[(page: Int, result: Result<DocumentResult, OCRError>)]]
+    private var slots: [Result<DocumentResult, OCRError>?]
+
+    init(files: Int, tasks: [Task]) {
+        self.tasks = tasks
+        outstanding = Array(repeating: 0, count: files)
+        for t in tasks { outstanding[t.file] += 1 }
+        parts = Array(repeating: [], count: files)
+        slots = Array(repeating: nil, count: files)
+    }
+
+    func take() -> Task? {
         lock.withLock {
-            guard next < count else { return nil }
+            guard next < tasks.count else { return nil }
             defer { next += 1 }
-            return next
+            return tasks[next]
         }
     }
 
-    func store(_ i: Int, _ r: Result<DocumentResult, OCRError>) { lock.withLock { slots[i] = r } }
+    /// Records one task's result; the file's whole result once its last task is back.
+    func store(_ task: Task, _ r: Result<DocumentResult, OCRError>) -> Result<DocumentResult, OCRError>? {
+        lock.withLock {
+            parts[task.file].append((task.page ?? 0, r))
+            outstanding[task.file] -= 1
+            guard outstanding[task.file] == 0 else { return nil }
+            let whole = Self.merge(parts[task.file])
+            parts[task.file] = []
+            slots[task.file] = whole
+            return whole
+        }
+    }
+
+    /// A file's page results as one: its pages in order, each step's times summed; the error of
+    /// its first failing page if any failed (where reading the file whole would have stopped).
+    static func merge(_ parts: [(page: Int, result: Result<DocumentResult, OCRError>)]) -> Result<DocumentResult, OCRError> {
+        if parts.count == 1 { return parts[0].result }
+        var merged: DocumentResult?
+        for part in parts.sorted(by: { $0.page < $1.page }) {
+            switch part.result {
+            case .failure: return part.result
+            case .success(let d):
+                guard var m = merged else { merged = d; continue }
+                m.pages += d.pages
+                for step in d.timings {
+                    if let k = m.timings.firstIndex(where: { $0.step == step.step }) {
+                        m.timings[k].seconds += step.seconds
+                    } else {
+                        m.timings.append(step)
+                    }
+                }
+                merged = m
+            }
+        }
+        return .success(merged!)
+    }
 
     func results() -> [Result<DocumentResult, OCRError>] { lock.withLock { slots.map { $0! } } }
 }

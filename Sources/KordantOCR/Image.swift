@@ -91,6 +91,13 @@ public enum ImageLoader {
 
     /// Loads every page of an image file (PNG, JPEG, TIFF incl. multi-page, PNM, BMP, WebP, GIF).
     public static func load(path: String, limits: ImageLimits = .init()) throws(OCRError) -> [LeptImage] {
+        try load(path: path, limits: limits, pages: nil).map(\.image)
+    }
+
+    /// The pages of an image file that `pages` selects (all when nil), each with its number from
+    /// 1; only those pages of a multi-page TIFF are decoded. An error names the file when the
+    /// selection holds none of its pages.
+    public static func load(path: String, limits: ImageLimits = .init(), pages wanted: PageRanges?) throws(OCRError) -> [(page: Int, image: LeptImage)] {
         _ = quiet
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -102,12 +109,17 @@ public enum ImageLoader {
         // PNG and JPEG, most scans, are decoded here with libpng's and libjpeg's messages kept off
         // stderr (Leptonica's readers leave their print-to-stderr defaults); the rest go to Leptonica.
         let head = prefix(of: path, count: 24)
+        // A single image: decoded, then the selection checked (as for a one-page TIFF).
+        func single(_ image: LeptImage) throws(OCRError) -> [(page: Int, image: LeptImage)] {
+            _ = try wanted?.select(from: 1, path: path)
+            return [(1, image)]
+        }
         if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
-            if let image = try loadPNG(path: path, head: head, size: size, limits: limits) { return [image] }
+            if let image = try loadPNG(path: path, head: head, size: size, limits: limits) { return try single(image) }
         } else if head.starts(with: [0xFF, 0xD8]) {
             // Every file with JPEG's two magic bytes (Leptonica's own test) stays with the quiet
             // reader: Leptonica's libjpeg prints on stderr (FuzzImage found both routes).
-            if let image = try loadJPEG(path: path, limits: limits) { return [image] }
+            if let image = try loadJPEG(path: path, limits: limits) { return try single(image) }
             throw OCRError(.unreadable, path: path, "unsupported JPEG layout (neither grey, RGB nor CMYK)")
         }
         var format: Int32 = 0, w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
@@ -119,28 +131,42 @@ public enum ImageLoader {
         let tiffFormats = [IFF_TIFF, IFF_TIFF_PACKBITS, IFF_TIFF_RLE, IFF_TIFF_G3, IFF_TIFF_G4, IFF_TIFF_LZW, IFF_TIFF_ZIP, IFF_TIFF_JPEG]
         let isTIFF = tiffFormats.map(Int32.init).contains(format)
         if isTIFF {
-            var pages: Int32 = 1
-            if let fp = fopen(path, "rb") {
-                if tiffGetCount(fp, &pages) != 0 { pages = 1 }
-                fclose(fp)
-            }
+            let pages = tiffPages(path)
             guard pages <= limits.maxPages else { throw OCRError(.tooLarge, path: path, "\(pages) pages (limit \(limits.maxPages))") }
-            var images: [LeptImage] = []
-            for n in 0..<max(1, pages) {
-                guard let p = pixReadTiff(path, n) else {
-                    throw OCRError(.unreadable, path: path, "page \(n + 1) of \(pages) is corrupt or truncated")
+            var images: [(page: Int, image: LeptImage)] = []
+            for n in try wanted?.select(from: pages, path: path) ?? Array(1...pages) {
+                guard let p = pixReadTiff(path, Int32(n - 1)) else {
+                    throw OCRError(.unreadable, path: path, "page \(n) of \(pages) is corrupt or truncated")
                 }
                 let image = LeptImage(p)
                 // Later pages' headers are only known once decoded; check them as soon as they are.
                 try checkSize(image.width, image.height, path: path, limits: limits)
-                images.append(image)
+                images.append((n, image))
             }
             return images
         }
         guard let p = pixRead(path) else {
             throw OCRError(.unreadable, path: path, "corrupt or truncated image data (header says \(w) × \(h))")
         }
-        return [LeptImage(p)]
+        return try single(LeptImage(p))
+    }
+
+    /// Pages in a TIFF (its image directories; 1 when they cannot be counted).
+    static func tiffPages(_ path: String) -> Int {
+        var pages: Int32 = 1
+        if let fp = fopen(path, "rb") {
+            if tiffGetCount(fp, &pages) != 0 { pages = 1 }
+            fclose(fp)
+        }
+        return max(1, Int(pages))
+    }
+
+    /// Pages of a file that is a TIFF by its first bytes, counted without decoding any; nil for
+    /// any other file (or one that cannot be read): it is then one page, or its loading says why not.
+    static func tiffPageCount(path: String) -> Int? {
+        let head = prefix(of: path, count: 4)
+        guard head == [0x49, 0x49, 0x2A, 0x00] || head == [0x4D, 0x4D, 0x00, 0x2A] else { return nil }
+        return tiffPages(path)
     }
 
     /// A PNG through the quiet reader, or nil for a layout left to Leptonica (interlaced).

@@ -401,6 +401,63 @@ import Testing
         #expect(Sauvola.binarize(tiny.pix) == nil)
     }
 
+    /// The MRZ reader's own grey conversions are Leptonica's, byte for byte: the brightest channel
+    /// of a colour scan (`pixConvertRGBToGrayMinMax`) as an 8-bit image and as a ``GrayImage``,
+    /// and the word-swapped copy of an 8-bit image, at widths that are and are not multiples of 4.
+    @Test func brightestChannelIsLeptonicas() throws {
+        // A colour page whose three channels differ everywhere: the grey scan, its negative and
+        // the scan at half its level.
+        let gray = try ImageLoader.load(path: Self.root + "/TestDocuments/optout_letter.noisy.jpg")[0]
+        #expect(gray.depth == 8)
+        let negative = LeptImage(try #require(pixInvert(nil, gray.pix)))
+        let dim = LeptImage(try #require(pixCopy(nil, gray.pix)))
+        #expect(pixMultConstantGray(dim.pix, 0.5) == 0)
+        let page = LeptImage(try #require(pixCreateRGBImage(gray.pix, negative.pix, dim.pix)))
+        #expect(page.depth == 32)
+        for width in [page.width, 1001, 1002, 1003] {
+            var box: UnsafeMutablePointer<Box>? = try #require(boxCreate(0, 0, Int32(width), 700))
+            defer { boxDestroy(&box) }
+            let colour = LeptImage(try #require(pixClipRectangle(page.pix, box, nil)))
+            let reference = LeptImage(try #require(pixConvertRGBToGrayMinMax(colour.pix, Int32(L_CHOOSE_MAX))))
+            let (eight, gray) = try #require(GrayImage.brightestChannel(of: colour.pix))
+            var same: Int32 = 0
+            #expect(pixEqual(reference.pix, eight.pix, &same) == 0)
+            #expect(same == 1)
+            let copied = try #require(GrayImage(pix8: reference.pix))
+            #expect(copied.width == width && gray.width == width && gray.height == 700)
+            #expect(copied.pixels == gray.pixels)
+            // Pixel by pixel through Leptonica's own accessor.
+            for (x, y) in [(0, 0), (width - 1, 0), (width - 1, 699), (width / 2, 350), (width - 2, 17)] {
+                var v: UInt32 = 0
+                pixGetPixel(reference.pix, Int32(x), Int32(y), &v)
+                #expect(UInt32(gray.pixels[y * width + x]) == v)
+            }
+        }
+        // Not a colour image: no conversion.
+        let eight = try #require(GrayImage(width: 5, height: 3, pixels: [UInt8](repeating: 9, count: 15)).leptImage())
+        #expect(GrayImage.brightestChannel(of: eight.pix) == nil)
+    }
+
+    /// A deed with a passport page lying on it (two documents on one scan): the reading of the page
+    /// is mostly the deed's, and the zone must still be found and read, valid, as on the passport
+    /// alone. The deed alone is not searched (its reading rules a zone out).
+    @Test func aZoneBesideADeedIsStillFound() throws {
+        let deed = try ImageLoader.load(path: Self.root + "/TestDocuments/deed_warranty.clean.png")[0]
+        let passport = try ImageLoader.load(path: Self.root + "/TestDocuments/passport_td3.clean.png")[0]
+        let canvas = LeptImage(try #require(pixConvertTo32(deed.pix)))
+        let photo = LeptImage(try #require(pixConvertTo32(passport.pix)))
+        // Over the lower part of the deed, below its text.
+        let (x, y) = (Int32(deed.width - passport.width - 60), Int32(deed.height - passport.height - 40))
+        #expect(pixRasterop(canvas.pix, x, y, Int32(passport.width), Int32(passport.height), PIX_SRC, photo.pix, 0, 0) == 0)
+        let worker = try OCRWorker(orientation: false)
+        let alone = try worker.process(image: passport)
+        let page = try worker.process(image: canvas)
+        let zone = try #require(page.mrz)
+        #expect(zone.valid && alone.mrz?.valid == true)
+        #expect(zone.lines == alone.mrz?.lines)
+        #expect(page.kind == .id)
+    }
+
     /// The 37 distances from one pass over a glyph are each template's own distance, bit for bit.
     @Test func allTemplateDistancesAtOnceAreExact() {
         for (t, template) in MRZGlyphScorer.templates.enumerated() {
@@ -428,12 +485,16 @@ import Testing
         #expect(doc.timings == [StepTime(step: "load", seconds: 1)])
         let page = try #require(doc.pages.first)
         #expect(page.mrz != nil)
-        #expect(page.timings.map(\.step) == ["mrz.locate", "mrz.glyphs", "mrz.cells", "mrz.tesseract", "mrz.decode", "preprocess", "recognize", "fields"])
+        #expect(page.timings.map(\.step) == ["preprocess", "recognize", "mrz.locate", "mrz.glyphs", "mrz.cells", "mrz.tesseract", "mrz.decode", "fields"])
         // `mrz.glyphs` is marked twice (choosing the band, then re-fitting its lines): two ticks.
-        #expect(page.timings.map(\.seconds) == [1, 2, 1, 1, 1, 1, 1, 1])
-        // A page without an MRZ ends the search at the locator; nothing is timed by default.
+        #expect(page.timings.map(\.seconds) == [1, 1, 1, 2, 1, 1, 1, 1])
+        // A deed read well, with nothing like a zone in its text, is not searched at all.
         let deed = try worker.process(path: Self.root + "/TestDocuments/deed_warranty.clean.png", options: options).pages[0]
-        #expect(deed.timings.first?.step == "mrz.locate" && deed.timings.last?.step == "fields")
+        #expect(deed.timings.map(\.step) == ["preprocess", "recognize", "fields"])
+        // Told it is an ID, the page is searched before it is read (as a page going into a PDF is).
+        options.kind = .id
+        let told = try worker.process(path: Self.root + "/TestDocuments/passport_td3.clean.png", options: options).pages[0]
+        #expect(told.timings.first?.step == "mrz.locate" && told.mrz == page.mrz)
         let untimed = try worker.process(path: Self.root + "/TestDocuments/deed_warranty.clean.png")
         #expect(untimed.timings.isEmpty && untimed.pages[0].timings.isEmpty)
     }

@@ -28,6 +28,61 @@ import Testing
         #expect(try doc.render(page: 1, dpi: 72).width == 842)
     }
 
+    /// The engine hands out the pages of a multi-page PDF or TIFF one by one (so one long document
+    /// keeps both workers busy) and puts each file back together: the same pages, in order, as
+    /// one worker reading the file whole; a page selection is kept, a file to be written as a
+    /// searchable PDF and a file that cannot be opened stay whole, and a bad page fails its file.
+    @Test func pagesOfOneFileGoToEveryWorker() throws {
+        let pdf = try Self.write(PDFBuilder.pdf([Page(text: "First page 1001"), Page(text: nil), Page(text: "Third page 3003")]), "split.pdf")
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
+        let tiff = root + "/TestDocuments/optout_both.multipage.tif"
+        let single = root + "/TestDocuments/optout_form.lowres.png"
+        var options = OCROptions()
+        options.pdfDPI = 150
+        options.forceOCR = true
+        let engine = OCREngine(jobs: 2)
+        #expect(engine.pages(of: pdf, options: options) == [1, 2, 3])
+        #expect(engine.pages(of: tiff, options: options) == [1, 2])
+        #expect(engine.pages(of: single, options: options) == [nil])
+        #expect(engine.pages(of: "/nonexistent.pdf", options: options) == [nil])
+        #expect(OCREngine(jobs: 1).pages(of: pdf, options: options) == [nil])
+        var written = options
+        written.searchablePDF = [pdf: TestScratch.directory.appendingPathComponent("split-\(getpid())-out.pdf").path]
+        #expect(engine.pages(of: pdf, options: written) == [nil])
+        var some = options
+        some.pages = PageRanges("2-")
+        #expect(engine.pages(of: pdf, options: some) == [2, 3])
+        some.pages = PageRanges("2")
+        #expect(engine.pages(of: pdf, options: some) == [nil])
+        let worker = try OCRWorker()
+        let results = engine.process(paths: [pdf, single, tiff], options: options)
+        for (path, result) in zip([pdf, single, tiff], results) {
+            let whole = try worker.process(path: path, options: options)
+            let split = try result.get()
+            #expect(split.path == path && split.pages == whole.pages, "\(path)")
+        }
+        #expect(try results[0].get().pages.map(\.page) == [1, 2, 3])
+        // A TIFF whose second page's strips point past the end of the file: the file fails
+        // naming that page, the other file is read.
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: tiff)))
+        #expect(bytes.prefix(2) == [0x49, 0x49])  // little-endian ("II")
+        func u32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
+        func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
+        let firstIFD = u32(4), secondIFD = u32(firstIFD + 2 + 12 * u16(firstIFD))
+        for entry in 0..<u16(secondIFD) {
+            let at = secondIFD + 2 + 12 * entry
+            guard u16(at) == 273 else { continue }  // StripOffsets
+            let count = u32(at + 4), values = count == 1 ? at + 8 : u32(at + 8)
+            for k in 0..<count { bytes.replaceSubrange((values + 4 * k)..<(values + 4 * k + 4), with: [0xF0, 0xFF, 0xFF, 0x7F]) }
+        }
+        let bad = try Self.write(Data(bytes), "bad-page-2.tif")
+        #expect(engine.pages(of: bad, options: options) == [1, 2])
+        let mixed = engine.process(paths: [bad, single], options: options)
+        #expect(throws: OCRError(.unreadable, path: bad, "page 2 of 2 is corrupt or truncated")) { try mixed[0].get() }
+        #expect((try? mixed[1].get()) != nil)
+    }
+
     /// `OCRWorker.process(path:)` takes a PDF: a page with a text layer is read from it (unless
     /// `forceOCR`), a page without one is rendered and OCR'd; pages in order.
     @Test func workerReadsEveryPageOfAPDF() throws {
