@@ -265,10 +265,16 @@ struct OCR: AsyncParsableCommand {
         let logger = Logger(label: "kordant.ocr")
         logger.debug("OpenMP thread limit \(OpenMPGuard.threadLimit().map(String.init) ?? "n/a"), \(jobs) workers")
         let engine = OCREngine(jobs: jobs)
-        let results = engine.process(paths: files, options: options)
+        // Each file is printed as soon as it and every file before it are done: a long run shows
+        // its results as it goes, in input order, and one that is interrupted keeps what it printed.
+        let (format, words, timings, files) = (self.format, self.words, self.timings, self.files)
+        let printer = InOrderPrinter(count: files.count) { i, result in
+            Self.show(result, input: files[i], format: format, words: words, timings: timings)
+        }
+        let results = engine.process(paths: files, options: options) { i, result in printer.add(i, result) }
         var firstFailure: Int32?
         var toSubmit: [(OutboxPayload, [OutboxFile])] = []
-        for (input, result) in zip(files, results) {
+        for result in results {
             switch result {
             case .success(let doc):
                 if submission.submit {
@@ -277,21 +283,7 @@ struct OCR: AsyncParsableCommand {
                         firstFailure = firstFailure ?? ExitCodes.clientSetup
                     }
                 }
-                switch format {
-                case .json:
-                    Output.printJSON(OCRJSON.document(doc, words: words))
-                case .text: print(doc.pages.map(\.text).joined(separator: "\u{0C}\n"), terminator: "")
-                case .tsv: print(doc.pages.compactMap(\.tsv).joined(), terminator: "")
-                case .hocr: print(doc.pages.compactMap(\.hocr).joined(), terminator: "")
-                case .alto: print(ALTO.document(file: doc.path, pages: doc.pages.compactMap(\.alto)), terminator: "")
-                }
-                if timings && format != .json { FileHandle.standardError.write(Data(Self.timingLines(doc).utf8)) }
             case .failure(let error):
-                if format == .json {
-                    // `file` is the input; the error's own `file` is what failed (the PDF written, for write_failed).
-                    Output.printJSON(ErrorLine(file: input, error: .init(code: error.kind.rawValue, file: error.path, message: error.detail)))
-                }
-                FileHandle.standardError.write(Data("kordant: error: \(error.path): \(error.detail) [\(error.kind.rawValue)]\n".utf8))
                 firstFailure = firstFailure ?? ExitCodes.code(for: error.kind)
             }
         }
@@ -303,6 +295,31 @@ struct OCR: AsyncParsableCommand {
 }
 
 extension OCR {
+    /// Prints one file's result (or its error) in `format`; its timings go to stderr for the
+    /// formats other than JSON.
+    static func show(_ result: Result<DocumentResult, OCRError>, input: String, format: Format, words: Bool, timings: Bool) {
+        switch result {
+        case .success(let doc):
+            switch format {
+            case .json:
+                Output.printJSON(OCRJSON.document(doc, words: words))
+            case .text: print(doc.pages.map(\.text).joined(separator: "\u{0C}\n"), terminator: "")
+            case .tsv: print(doc.pages.compactMap(\.tsv).joined(), terminator: "")
+            case .hocr: print(doc.pages.compactMap(\.hocr).joined(), terminator: "")
+            case .alto: print(ALTO.document(file: doc.path, pages: doc.pages.compactMap(\.alto)), terminator: "")
+            }
+            // Written now, not when the process ends: the next file may take minutes.
+            fflush(nil)
+            if timings && format != .json { FileHandle.standardError.write(Data(Self.timingLines(doc).utf8)) }
+        case .failure(let error):
+            if format == .json {
+                // `file` is the input; the error's own `file` is what failed (the PDF written, for write_failed).
+                Output.printJSON(ErrorLine(file: input, error: .init(code: error.kind.rawValue, file: error.path, message: error.detail)))
+            }
+            FileHandle.standardError.write(Data("kordant: error: \(error.path): \(error.detail) [\(error.kind.rawValue)]\n".utf8))
+        }
+    }
+
     /// `timings FILE [load 0.012 s]` then `  page N: mrz.locate 0.101 s, …` for each page.
     static func timingLines(_ doc: DocumentResult) -> String {
         func list(_ steps: [StepTime]) -> String { steps.map { "\($0.step) \(String(format: "%.3f", $0.seconds)) s" }.joined(separator: ", ") }
@@ -354,5 +371,29 @@ enum SearchablePDFNames {
     /// `scan.png` → `scan.pdf`; `deed.pdf` → `deed.pdf` (in another folder).
     static func name(for input: String) -> String {
         URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent + ".pdf"
+    }
+}
+
+/// Hands results that complete in any order to `emit` in index order, each as soon as every one
+/// before it has been handed on (under a lock: workers call ``add(_:_:)`` from their threads).
+final class InOrderPrinter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+    private var waiting: [Int: Result<DocumentResult, OCRError>] = [:]
+    private let emit: @Sendable (Int, Result<DocumentResult, OCRError>) -> Void
+
+    init(count: Int, emit: @escaping @Sendable (Int, Result<DocumentResult, OCRError>) -> Void) {
+        self.emit = emit
+        waiting.reserveCapacity(min(count, 64))
+    }
+
+    func add(_ index: Int, _ result: Result<DocumentResult, OCRError>) {
+        lock.withLock {
+            waiting[index] = result
+            while let ready = waiting.removeValue(forKey: next) {
+                emit(next, ready)
+                next += 1
+            }
+        }
     }
 }

@@ -195,6 +195,29 @@ enum OCRRun {
         #expect(r.stderr.contains("TestDocuments/optout_form.clean.png: cannot load language data 'eng'"), "\(r.stderr)")
     }
 
+    /// Results are printed as they are done, in input order: the first file's line is on stdout
+    /// while the rest are still being read, and stopping the run keeps it. (The test waits for the
+    /// line to arrive, however long that takes, then ends the process: no timing assumed.)
+    @Test func resultsArePrintedAsTheyAreDone() throws {
+        let rest = Array(repeating: "TestDocuments/deed_warranty.clean.png", count: 40)
+        let (p, out, _) = try CLI.start(["ocr", "--jobs", "1", "TestDocuments/idcard_td1.clean.png"] + rest)
+        defer { if p.isRunning { p.terminate() }; p.waitUntilExit() }
+        var received = Data()
+        while !received.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }  // end of output: the run finished before the first line
+            received.append(chunk)
+        }
+        let first = try #require(received.split(separator: UInt8(ascii: "\n")).first)
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(first)) as? [String: Any])
+        #expect(doc["file"] as? String == "TestDocuments/idcard_td1.clean.png")
+        // Forty deed pages take far longer than a card: still running when its line arrived.
+        #expect(p.isRunning)
+        p.terminate()
+        p.waitUntilExit()
+        #expect(p.terminationReason == .uncaughtSignal)
+    }
+
     @Test func multipageTIFFGivesEveryPage() throws {
         let r = try CLI.run(["ocr", "--timings", "TestDocuments/optout_both.multipage.tif"])
         let doc = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
