@@ -320,7 +320,7 @@ extension OCR {
         }
     }
 
-    /// `timings FILE [load 0.012 s]` then `  page N: mrz.locate 0.101 s, …` for each page.
+    /// `timings FILE [load 0.012 s]` then `  page N: preprocess 0.031 s, …` for each page.
     static func timingLines(_ doc: DocumentResult) -> String {
         func list(_ steps: [StepTime]) -> String { steps.map { "\($0.step) \(String(format: "%.3f", $0.seconds)) s" }.joined(separator: ", ") }
         var text = "timings \(doc.path)" + (doc.timings.isEmpty ? "" : ": " + list(doc.timings)) + "\n"
