@@ -196,6 +196,29 @@ import Testing
         #expect(undecided.lines == read && undecided.repairs.isEmpty)
     }
 
+    /// A document printed with a wrong composite digit: no reading passes every check, so the
+    /// whole-zone repair finds nothing. The document number's own check digit still mends its O
+    /// read for a 0 (one combination passes it); the zone keeps failing its composite and is
+    /// never valid. Where two swaps would each pass that check, nothing is changed.
+    @Test func aFieldIsMendedByItsOwnCheckDigitWhenTheCompositeIsWrong() {
+        var truth = Self.passport(number: "A0B0C1234")
+        truth[1] = String(truth[1].dropLast()) + (truth[1].last == "9" ? "0" : "9")   // composite misprinted
+        var read = truth
+        read[1] = "A0BO" + String(read[1].dropFirst(4))     // the 0 at cell 3 read as O
+        let m = Self.read(read, .td3, doubt: [(1, 3, "0", 1.0)])
+        #expect(m.lines == truth)
+        #expect(!m.valid && m.checks.contains { $0.field == "composite" && !$0.valid })
+        #expect(m.checks.contains { $0.field == "document_number" && $0.valid })
+        // The O at cell 1 (weight 3) could pass the number's check as well, with as much evidence.
+        let doubtful = Self.read(read, .td3, doubt: [(1, 3, "0", 1.0), (1, 1, "O", 1.0)])
+        #expect(doubtful.lines == read && !doubtful.valid)
+        // A date whose printed check digit is wrong is not "mended" by a digit the evidence does not offer.
+        var date = truth
+        date[1] = String(date[1].prefix(19)) + (date[1][date[1].index(date[1].startIndex, offsetBy: 19)] == "1" ? "2" : "1") + String(date[1].dropFirst(20))
+        let kept = Self.read(date, .td3)
+        #expect(kept.lines == date && !kept.valid)
+    }
+
     /// The French identity card's own layout and check digits.
     @Test func frenchIdentityCard() {
         let lines = ["IDFRABERTHIER<<<<<<<<<<<<<<<<<<<<<<<", "9409923102854CORINNE<<<<<<<6512068F4"]

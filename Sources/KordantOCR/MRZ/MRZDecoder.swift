@@ -268,10 +268,17 @@ struct MRZDecoder {
                 // Exactly one combination, or one the evidence prefers by a wide margin over every
                 // other that passes; otherwise nothing (a repaired zone is never valid either way).
                 solutions.sort { $0.cost < $1.cost }
-                let pick = solutions.count == 1 ? solutions[0].changes
+                let whole = solutions.count == 1 ? solutions[0].changes
                     : solutions.count > 1 && solutions.count <= limit && solutions[1].cost - solutions[0].cost >= repairMargin
                         ? solutions[0].changes : nil
-                if let pick {
+                // Nothing makes every check digit pass: a printed digit is wrong (the composite,
+                // or one field's), or more went wrong than three changes mend. Each field whose own
+                // check fails is then mended by that check alone, under the same rule (one passing
+                // combination, or one clearly likelier); the zone still fails its checks and goes
+                // to review.
+                var pick = whole ?? []
+                if solutions.isEmpty { pick += fieldRepairs(format: format, spans: spans, chosen: chosen) }
+                if !pick.isEmpty {
                     for (line, cell, alt) in pick {
                         let before = MRZAlphabet.characters[chosen[line][cell]], after = MRZAlphabet.characters[alt]
                         repairs.append("line \(line + 1) col \(cell + 1): \(before)→\(after)")
@@ -288,6 +295,54 @@ struct MRZDecoder {
         for (line, cell) in forbidden { confidence[line][cell] = min(confidence[line][cell], 0.5) }
         return Result(lines: lines, confidence: confidence, repairs: repairs, repairedCells: repaired, overridden: overridden,
                       overriddenFields: overriddenFields, overriddenLines: overriddenLines)
+    }
+
+    /// Repairs of single fields by their own check digits (document number, dates, optional
+    /// data; never the composite, which spans several): for each such check that fails, the
+    /// confusable alternatives in its field and digit that the evidence ranks within
+    /// ``repairGap``, combined as in the whole-zone search, and kept only when one combination
+    /// makes that check pass or one is ``repairMargin`` likelier than the next.
+    func fieldRepairs(format: MRZ.Format, spans: [Span], chosen: [[Int]]) -> [(Int, Int, Int)] {
+        var picked: [(Int, Int, Int)] = []
+        for check in Self.checkRanges(format) where check.data.count == 1 && !Self.verifies(check, chosen) {
+            let (dataLine, range) = check.data[0]
+            var positions: [(Int, Int, Int)] = []
+            for span in spans {
+                let inField = span.line == dataLine && span.range.overlaps(range)
+                let isDigit = span.line == check.line && span.range.contains(check.digit)
+                guard inField || isDigit else { continue }
+                for (i, c) in span.range.enumerated() where (span.line == dataLine && range.contains(c)) || (span.line == check.line && c == check.digit) {
+                    let now = chosen[span.line][c]
+                    for alt in Self.confusable(now) where Self.allowed(span.kind, offset: i).contains(alt) {
+                        if evidence[span.line][c][now] - evidence[span.line][c][alt] <= repairGap { positions.append((span.line, c, alt)) }
+                    }
+                }
+            }
+            guard !positions.isEmpty, positions.count <= 12 else { continue }
+            var solutions: [(changes: [(Int, Int, Int)], cost: Double)] = []
+            let limit = repairMargin.isFinite ? 200 : 2
+            func search(_ from: Int, _ taken: [(Int, Int, Int)]) {
+                guard solutions.count <= limit else { return }
+                if !taken.isEmpty {
+                    var l = chosen
+                    for (line, cell, alt) in taken { l[line][cell] = alt }
+                    if Self.verifies(check, l) {
+                        let cost = taken.reduce(0.0) { $0 + evidence[$1.0][$1.1][chosen[$1.0][$1.1]] - evidence[$1.0][$1.1][$1.2] }
+                        solutions.append((taken, cost))
+                    }
+                }
+                guard taken.count < 2 else { return }
+                for i in from..<positions.count where !taken.contains(where: { $0.0 == positions[i].0 && $0.1 == positions[i].1 }) {
+                    search(i + 1, taken + [positions[i]])
+                }
+            }
+            search(0, [])
+            solutions.sort { $0.cost < $1.cost }
+            if solutions.count == 1 || (solutions.count > 1 && solutions.count <= limit && solutions[1].cost - solutions[0].cost >= repairMargin) {
+                picked += solutions[0].changes
+            }
+        }
+        return picked
     }
 
     /// Characters OCR-B makes look alike, which the format's grammar is there to tell apart.
