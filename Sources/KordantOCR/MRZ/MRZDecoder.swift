@@ -245,32 +245,11 @@ struct MRZDecoder {
                 }
             }
             if positions.count <= 20 {
-                var solutions: [(changes: [(Int, Int, Int)], cost: Double)] = []
-                let limit = repairMargin.isFinite ? 200 : 2
-                func passes(_ changes: [(Int, Int, Int)]) -> Bool {
-                    var l = chosen
-                    for (line, cell, alt) in changes { l[line][cell] = alt }
-                    return Self.checkRanges(format).allSatisfy { Self.verifies($0, l) }
-                }
-                // Every combination of up to three changes at distinct cells.
-                func search(_ from: Int, _ picked: [(Int, Int, Int)]) {
-                    guard solutions.count <= limit else { return }
-                    if !picked.isEmpty && passes(picked) {
-                        let cost = picked.reduce(0.0) { $0 + evidence[$1.0][$1.1][chosen[$1.0][$1.1]] - evidence[$1.0][$1.1][$1.2] }
-                        solutions.append((picked, cost))
-                    }
-                    guard picked.count < 3 else { return }
-                    for i in from..<positions.count where !picked.contains(where: { $0.0 == positions[i].0 && $0.1 == positions[i].1 }) {
-                        search(i + 1, picked + [positions[i]])
-                    }
-                }
-                search(0, [])
+                let checks = Self.checkRanges(format)
+                let solutions = passingRepairs(positions, chosen: chosen, maxChanges: 3) { l in checks.allSatisfy { Self.verifies($0, l) } }
                 // Exactly one combination, or one the evidence prefers by a wide margin over every
                 // other that passes; otherwise nothing (a repaired zone is never valid either way).
-                solutions.sort { $0.cost < $1.cost }
-                let whole = solutions.count == 1 ? solutions[0].changes
-                    : solutions.count > 1 && solutions.count <= limit && solutions[1].cost - solutions[0].cost >= repairMargin
-                        ? solutions[0].changes : nil
+                let whole = decisive(solutions)
                 // Nothing makes every check digit pass: a printed digit is wrong (the composite,
                 // or one field's), or more went wrong than three changes mend. Each field whose own
                 // check fails is then mended by that check alone, under the same rule (one passing
@@ -297,6 +276,42 @@ struct MRZDecoder {
                       overriddenFields: overriddenFields, overriddenLines: overriddenLines)
     }
 
+    /// Every combination of up to `maxChanges` of `positions` (line, cell, alternative) at
+    /// distinct cells that `passes`, with its cost (the evidence given up), cheapest first; the
+    /// search stops past the number of solutions ``decisive(_:)`` can still decide between.
+    func passingRepairs(_ positions: [(Int, Int, Int)], chosen: [[Int]], maxChanges: Int,
+                 passes: ([[Int]]) -> Bool) -> [(changes: [(Int, Int, Int)], cost: Double)] {
+        var solutions: [(changes: [(Int, Int, Int)], cost: Double)] = []
+        let limit = repairMargin.isFinite ? 200 : 2
+        var lines = chosen
+        func search(_ from: Int, _ picked: [(Int, Int, Int)]) {
+            guard solutions.count <= limit else { return }
+            if !picked.isEmpty {
+                for (line, cell, alt) in picked { lines[line][cell] = alt }
+                if passes(lines) {
+                    let cost = picked.reduce(0.0) { $0 + evidence[$1.0][$1.1][chosen[$1.0][$1.1]] - evidence[$1.0][$1.1][$1.2] }
+                    solutions.append((picked, cost))
+                }
+                for (line, cell, _) in picked { lines[line][cell] = chosen[line][cell] }
+            }
+            guard picked.count < maxChanges else { return }
+            for i in from..<positions.count where !picked.contains(where: { $0.0 == positions[i].0 && $0.1 == positions[i].1 }) {
+                search(i + 1, picked + [positions[i]])
+            }
+        }
+        search(0, [])
+        return solutions.sorted { $0.cost < $1.cost }
+    }
+
+    /// The repair to make among passing `solutions` (cheapest first): the only one, or one the
+    /// evidence prefers over the next by ``repairMargin``; nil otherwise.
+    func decisive(_ solutions: [(changes: [(Int, Int, Int)], cost: Double)]) -> [(Int, Int, Int)]? {
+        let limit = repairMargin.isFinite ? 200 : 2
+        if solutions.count == 1 { return solutions[0].changes }
+        if solutions.count > 1 && solutions.count <= limit && solutions[1].cost - solutions[0].cost >= repairMargin { return solutions[0].changes }
+        return nil
+    }
+
     /// Repairs of single fields by their own check digits (document number, dates, optional
     /// data; never the composite, which spans several): for each such check that fails, the
     /// confusable alternatives in its field and digit that the evidence ranks within
@@ -319,28 +334,8 @@ struct MRZDecoder {
                 }
             }
             guard !positions.isEmpty, positions.count <= 12 else { continue }
-            var solutions: [(changes: [(Int, Int, Int)], cost: Double)] = []
-            let limit = repairMargin.isFinite ? 200 : 2
-            func search(_ from: Int, _ taken: [(Int, Int, Int)]) {
-                guard solutions.count <= limit else { return }
-                if !taken.isEmpty {
-                    var l = chosen
-                    for (line, cell, alt) in taken { l[line][cell] = alt }
-                    if Self.verifies(check, l) {
-                        let cost = taken.reduce(0.0) { $0 + evidence[$1.0][$1.1][chosen[$1.0][$1.1]] - evidence[$1.0][$1.1][$1.2] }
-                        solutions.append((taken, cost))
-                    }
-                }
-                guard taken.count < 2 else { return }
-                for i in from..<positions.count where !taken.contains(where: { $0.0 == positions[i].0 && $0.1 == positions[i].1 }) {
-                    search(i + 1, taken + [positions[i]])
-                }
-            }
-            search(0, [])
-            solutions.sort { $0.cost < $1.cost }
-            if solutions.count == 1 || (solutions.count > 1 && solutions.count <= limit && solutions[1].cost - solutions[0].cost >= repairMargin) {
-                picked += solutions[0].changes
-            }
+            let solutions = passingRepairs(positions, chosen: chosen, maxChanges: 2) { Self.verifies(check, $0) }
+            if let best = decisive(solutions) { picked += best }
         }
         return picked
     }
