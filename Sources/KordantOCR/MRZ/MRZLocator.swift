@@ -94,14 +94,25 @@ enum MRZLocator {
         // a threshold that keeps more ink. Only then: on glare it joins washed-out glyphs to the
         // haze, and printed or scanned pages with black ink (darkest 0.5 % at 0–35 in
         // TestDocuments; dev photocopies 66–108) need not pay.
-        guard !found.contains(where: \.seenWhole), darkest(pix8, fraction: 0.005) >= 50 else {
-            return found
+        guard !found.contains(where: \.seenWhole) else { return found }
+        let pale = darkest(pix8, fraction: 0.005) >= 50
+        if pale {
+            // What the usual look found is then all in part, incomplete or guessed (a TD1's third
+            // line tried one spacing on), and the reader tries only the first eight: a band the
+            // pale look sees whole and nearly complete goes ahead of it.
+            let paler = locate(pix8: pix8, scale: scale, factor: paleFactor).filter { !$0.partial }
+            found = paler.filter(\.seenWhole) + found + paler.filter { !$0.seenWhole }
         }
-        // What the usual look found is then all in part, incomplete or guessed (a TD1's third line
-        // tried one spacing on), and the reader tries only the first eight: a band the pale look
-        // sees whole and nearly complete goes ahead of it.
-        let pale = locate(pix8: pix8, scale: scale, factor: paleFactor).filter { !$0.partial }
-        return pale.filter(\.seenWhole) + found + pale.filter { !$0.seenWhole }
+        // Glyphs the threshold breaks into pieces: a fax's one-pixel diagonals (a 2 or Z falls in
+        // two, a 9 loses its tail), a pale photocopy's thin strokes among speckle. Each piece is
+        // off the line's grid, so no line chains to its length. With nothing seen whole, one more
+        // look with the threshold's gaps of a pixel or two closed (3 × 3), at the pale threshold
+        // on a pale image; a band it sees whole goes first.
+        if !found.contains(where: \.seenWhole) {
+            let closed = locate(pix8: pix8, scale: scale, factor: pale ? paleFactor : usualFactor, close: true)
+            found = closed.filter(\.seenWhole) + found + closed.filter { !$0.seenWhole && !$0.partial }
+        }
+        return found
     }
 
     /// The grey level under which `fraction` of the image lies (sampled every 4th pixel).
@@ -122,7 +133,7 @@ enum MRZLocator {
 
     /// Candidate bands found at `scale`, in source coordinates. `factor` is the local threshold's
     /// (Sauvola's k); at any other than ``usualFactor`` only one pass is made, without the stretched look.
-    static func locate(pix8: UnsafeMutablePointer<Pix>, scale: Double, factor: Float = usualFactor) -> [MRZGeometry] {
+    static func locate(pix8: UnsafeMutablePointer<Pix>, scale: Double, factor: Float = usualFactor, close: Bool = false) -> [MRZGeometry] {
         let long = Double(max(pixGetWidth(pix8), pixGetHeight(pix8)))
         var scaled: UnsafeMutablePointer<Pix>?
         if scale < 1 { scaled = pixScaleAreaMap(pix8, Float(scale), Float(scale)) } else if scale > 1 {
@@ -131,11 +142,11 @@ enum MRZLocator {
         defer { if scaled != nil { pixDestroy(&scaled) } }
         guard let work = scaled ?? Optional(pix8) else { return [] }
         let workLong = long * scale
-        var bands = find(in: work, workLong: workLong, factor: factor)
+        var bands = find(in: work, workLong: workLong, factor: factor, close: close)
         // Glare or a pale print leaves part of the band too faint for the local threshold (and the
         // band found shorter than it is): look again on a copy whose contrast is stretched tile by
         // tile; the reader keeps whichever band reads as the most OCR-B.
-        if factor == usualFactor, let stretched = pixContrastNorm(nil, work, 40, 40, 12, 2, 2) {
+        if factor == usualFactor, !close, let stretched = pixContrastNorm(nil, work, 40, 40, 12, 2, 2) {
             // Kept only where it adds something: no band found whole, or a longer one (the first
             // pass's geometry of a clear band is the more exact).
             let whole = bands.filter { $0.completeness >= 0.85 }
@@ -164,8 +175,13 @@ enum MRZLocator {
     }
 
     /// Bands among the connected components of one locally thresholded copy (working scale).
-    static func find(in work: UnsafeMutablePointer<Pix>, workLong: Double, factor: Float = usualFactor) -> [MRZGeometry] {
+    static func find(in work: UnsafeMutablePointer<Pix>, workLong: Double, factor: Float = usualFactor, close: Bool = false) -> [MRZGeometry] {
         var binary = Sauvola.binarize(work, whsize: 12, factor: factor)
+        if close, binary != nil {
+            let closed = pixCloseBrick(nil, binary, 3, 3)
+            pixDestroy(&binary)
+            binary = closed
+        }
         guard binary != nil else { return [] }
         defer { pixDestroy(&binary) }
         guard let boxa = pixConnCompBB(binary, 8) else { return [] }
