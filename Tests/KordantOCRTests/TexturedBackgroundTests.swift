@@ -56,6 +56,22 @@ import Testing
         #expect(page.mrz?.lines == ["I<UTOT7B0443150<<<<<<<<<<<<<<<", "9209301M2901053UTO<<<<<<<<<<<6", "MOREAU<<JULIEN<PIERRE<<<<<<<<<"])
     }
 
+    /// A fine weave (a 2-pixel checker, light and shade alternating) averages to one grey in the
+    /// 4× reduced copy, so the reduced measure saw no ink at all; at full size, where Tesseract
+    /// thresholds it, flattened it is half ink. A dev page like it (a 12-MP photo of a passport on
+    /// a cloth) ran for minutes in Tesseract's paragraph pass. It is measured at full size too.
+    @Test func aFineWeaveIsMeasuredAtFullSize() throws {
+        let photo = try Self.cardOn(width: 2400, height: 3000) { x, y in
+            ((x / 2 + y / 2) % 2 == 0 ? 70 : 120) + 60 * Double(x) / 2400
+        }
+        #expect(Preprocessor.backgroundSpread(photo) > 25)
+        let flattened = LeptImage(try #require(pixBackgroundNormSimple(photo.pix, nil, nil)))
+        #expect(Preprocessor.otsuInkFraction(flattened) <= PreprocessOptions().maxFlattenedInk)
+        #expect(Preprocessor.otsuInkFraction(flattened, reduced: false) > PreprocessOptions().maxFlattenedInk)
+        let (_, report) = try Preprocessor.run(photo, options: PreprocessOptions())
+        #expect(!report.steps.contains("background"), "\(report.steps)")
+    }
+
     /// Paper lit unevenly is still flattened: its text stays far under the ink limit.
     @Test func unevenPaperIsStillFlattened() throws {
         let page = try ImageLoader.load(path: Self.root + "/TestDocuments/deed_warranty.uneven.png")[0]
