@@ -276,16 +276,18 @@ struct MRZDecoder {
                       overriddenFields: overriddenFields, overriddenLines: overriddenLines)
     }
 
+    /// Passing repairs past this many are too many to decide between (with no margin, two are).
+    var solutionLimit: Int { repairMargin.isFinite ? 200 : 2 }
+
     /// Every combination of up to `maxChanges` of `positions` (line, cell, alternative) at
     /// distinct cells that `passes`, with its cost (the evidence given up), cheapest first; the
     /// search stops past the number of solutions ``decisive(_:)`` can still decide between.
     func passingRepairs(_ positions: [(Int, Int, Int)], chosen: [[Int]], maxChanges: Int,
                  passes: ([[Int]]) -> Bool) -> [(changes: [(Int, Int, Int)], cost: Double)] {
         var solutions: [(changes: [(Int, Int, Int)], cost: Double)] = []
-        let limit = repairMargin.isFinite ? 200 : 2
         var lines = chosen
         func search(_ from: Int, _ picked: [(Int, Int, Int)]) {
-            guard solutions.count <= limit else { return }
+            guard solutions.count <= solutionLimit else { return }
             if !picked.isEmpty {
                 for (line, cell, alt) in picked { lines[line][cell] = alt }
                 if passes(lines) {
@@ -306,9 +308,8 @@ struct MRZDecoder {
     /// The repair to make among passing `solutions` (cheapest first): the only one, or one the
     /// evidence prefers over the next by ``repairMargin``; nil otherwise.
     func decisive(_ solutions: [(changes: [(Int, Int, Int)], cost: Double)]) -> [(Int, Int, Int)]? {
-        let limit = repairMargin.isFinite ? 200 : 2
         if solutions.count == 1 { return solutions[0].changes }
-        if solutions.count > 1 && solutions.count <= limit && solutions[1].cost - solutions[0].cost >= repairMargin { return solutions[0].changes }
+        if solutions.count > 1 && solutions.count <= solutionLimit && solutions[1].cost - solutions[0].cost >= repairMargin { return solutions[0].changes }
         return nil
     }
 
@@ -323,9 +324,6 @@ struct MRZDecoder {
             let (dataLine, range) = check.data[0]
             var positions: [(Int, Int, Int)] = []
             for span in spans {
-                let inField = span.line == dataLine && span.range.overlaps(range)
-                let isDigit = span.line == check.line && span.range.contains(check.digit)
-                guard inField || isDigit else { continue }
                 for (i, c) in span.range.enumerated() where (span.line == dataLine && range.contains(c)) || (span.line == check.line && c == check.digit) {
                     let now = chosen[span.line][c]
                     for alt in Self.confusable(now) where Self.allowed(span.kind, offset: i).contains(alt) {
