@@ -38,7 +38,8 @@ import Testing
 
         let e = Self.adapted(evidence, lines: Self.td3, format: .td3)
         let zero = MRZAlphabet.index("0")!, oh = MRZAlphabet.index("O")!
-        #expect(e[1][5][zero] > e[1][5][oh] + 2)
+        // The stock evidence leaned to O by 1; the document's glyphs turn it round.
+        #expect(evidence[1][5][oh] > evidence[1][5][zero] && e[1][5][zero] > e[1][5][oh])
         let decoded = MRZDecoder(evidence: e).decode(format: .td3)
         #expect(decoded.lines == Self.td3)
         #expect(decoded.repairs.isEmpty)
