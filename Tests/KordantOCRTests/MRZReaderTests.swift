@@ -70,6 +70,22 @@ import Testing
         if mrz.valid { #expect(mrz.lines == truth, "\(file): falsely valid") }
     }
 
+    /// A TD2 card's zone cut by the frame a fifth of its width from its right end (a dev page,
+    /// cropped): the locator takes the 29 cells it sees for part of a longer line and its grid runs
+    /// past the picture's edge. The cells out there were never seen, so whatever the grammar fills
+    /// in, the reading says the zone is cut off and is not valid. A page seen whole says nothing
+    /// of the kind.
+    @Test func aZoneCutOffByTheFrameSaysSoAndIsNeverValid() throws {
+        let tesseract = try TesseractHandle()
+        let cut = try ImageLoader.load(path: Self.root + "/Tests/Fixtures/mrz/td2-cut-off-by-the-frame.jpg")[0]
+        let mrz = try #require(MRZScanner.scan(cut, tesseract: tesseract))
+        #expect(!mrz.valid && mrz.needsReview)
+        #expect(mrz.reviewReasons.contains { $0.hasPrefix("cut off") }, "\(mrz.lines) \(mrz.reviewReasons)")
+        let whole = try ImageLoader.load(path: Self.root + "/TestDocuments/passport_td3.clean.png")[0]
+        let read = try #require(MRZScanner.scan(whole, tesseract: tesseract))
+        #expect(read.valid && !read.reviewReasons.contains { $0.hasPrefix("cut off") })
+    }
+
     /// A TD1 zone whose first line a bad fax has cut into slivers (every third pixel row white):
     /// its glyphs no longer chain, the other two lines do, and the third is looked for one line
     /// spacing beyond them (``MRZLocator/thirdLines(_:)``). Without that, no MRZ is found.

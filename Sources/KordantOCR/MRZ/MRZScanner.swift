@@ -203,6 +203,19 @@ enum MRZScanner {
         if !mrz.checks.allSatisfy(\.valid) {
             mrz.reviewReasons.append("check digits fail: " + mrz.checks.filter { !$0.valid }.map(\.field).joined(separator: ", "))
         }
+        // A zone that runs past the picture's edge (cut off by the frame or the scanner) was not
+        // seen whole: what the grammar put in the cells outside was never read, whatever the
+        // check digits say.
+        let outside = zone.grids.indices.map { i in
+            (zone.lineStarts[i]..<zone.lineStarts[i] + zone.length).filter { k in
+                let (x, y) = zone.grids[i].centre(Double(k))
+                return x < 0 || y < 0 || x >= Double(gray.width) || y >= Double(gray.height)
+            }.count
+        }
+        if outside.contains(where: { $0 > 0 }) {
+            let lines = outside.enumerated().filter { $0.element > 0 }.map { "line \($0.offset + 1): \($0.element)" }
+            mrz.reviewReasons.append("cut off: cells of the zone lie outside the picture (" + lines.joined(separator: ", ") + ")")
+        }
         mrz.confidence = ((decoded.confidence.flatMap { $0 }.min() ?? 0) * 1000).rounded() / 1000
         mrz.box = box(best.band, start: best.start)
         mrz.rotation = rotation(best.band.lines[0], flipped: best.flipped)
