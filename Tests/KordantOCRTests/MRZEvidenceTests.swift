@@ -65,6 +65,53 @@ import Testing
         #expect(best * 10 >= truth.joined().count * 8, "\(best) of \(truth.joined().count) cells read right")
     }
 
+    /// Glare pales the second half of each line (ink at 200 on paper at 255, the rest at 60):
+    /// stretched by the whole line's levels those glyphs stay light grey and Tesseract's global
+    /// threshold loses them; stretched by the levels of the cells around them, it reads them.
+    @Test func tesseractReadsGlyphsGlarePaledAgainstTheirNeighbours() throws {
+        let image = try ImageLoader.load(path: MRZReaderTests.root + "/TestDocuments/passport_td3.clean.png")[0]
+        let pix8 = LeptImage(try #require(pixConvertTo8(image.pix, 0)))
+        let gray = try #require(GrayImage(pix8: pix8.pix))
+        let bands = MRZLocator.locate(pix8: pix8.pix).filter { $0.length == 44 && $0.lines.count == 2 }
+        let truth = try MRZReaderTests.truth("passport_td3")
+        let tesseract = try TesseractHandle()
+        let P = MRZStrip.cellWidth, half = 22
+        func paledHalfRight(_ symbols: [(Int, Int, Character, Double)]) -> Int {
+            symbols.filter { s in s.1 >= half && s.0 < truth.count && s.1 < truth[s.0].count && Array(truth[s.0])[s.1] == s.2 }.count
+        }
+        var best: (whole: Int, local: Int) = (0, 0)
+        for band in bands.prefix(4) {
+            for start in band.starts {
+                for flipped in [false, true] {
+                    let strips = (flipped ? band.lines.reversed() : band.lines).map { grid in
+                        var s = MRZStrip(gray: gray, grid: grid, start: start, length: band.length, flipped: flipped)
+                        for i in s.pixels.indices {
+                            let ink = 255 - s.pixels[i]
+                            s.pixels[i] = (i % s.width) / P >= half ? 255 - ink * 55 / 255 : 255 - ink * 195 / 255
+                        }
+                        return s
+                    }
+                    let whole = paledHalfRight(try #require(MRZScanner.readWithTesseract(strips, tesseract, levelRadius: 0)))
+                    let local = paledHalfRight(try #require(MRZScanner.readWithTesseract(strips, tesseract, levelRadius: 3)))
+                    if local + whole > best.local + best.whole { best = (whole, local) }
+                }
+            }
+        }
+        #expect(best.local * 10 >= 2 * half * 8, "\(best.local) of \(2 * half) paled cells read right")
+        #expect(best.local >= best.whole + 8, "local \(best.local), whole line \(best.whole)")
+    }
+
+    @Test func aStripsStretchFollowsItsCellsWhereGlarePalesThem() {
+        // 10 cells: ink at 60 in the first five, at 200 in the last five, paper at 255.
+        let P = MRZStrip.cellWidth, S = MRZStrip.height, n = 10
+        var strip = MRZStrip(length: n, pixels: [Float](repeating: 255, count: n * P * S))
+        for y in 10..<38 { for x in 0..<(n * P) where x % P >= 10 && x % P < 22 { strip.pixels[y * n * P + x] = x / P < 5 ? 60 : 200 } }
+        let whole = MRZScanner.stretches(strip, radius: 0), local = MRZScanner.stretches(strip, radius: 1)
+        #expect(Set(whole.base) == [60] && Set(whole.gain).count == 1)
+        #expect(local.base[0] == 60 && local.base[9] == 200)
+        #expect(abs(local.gain[9] - 255 / 55) < 1e-4)
+    }
+
     @Test func levelsAreTheStripsInkAndPaper() {
         let pixels = [Float](repeating: 160, count: 900) + [Float](repeating: 100, count: 100)
         let (ink, paper) = MRZScanner.levels(pixels)

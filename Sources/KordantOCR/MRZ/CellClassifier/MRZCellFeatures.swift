@@ -9,7 +9,8 @@ enum MRZCellFeatures {
     static let count = pooledWidth * pooledHeight
 
     /// Ink fraction (0 = paper, 1 = ink) of every cell of `strip`, cell-major, `width × height`
-    /// per cell. The stretch is the one Tesseract's copy of the line gets (``MRZScanner/levels(_:)``).
+    /// per cell. The stretch is the whole line's (``MRZScanner/levels(_:)``), the one the model was
+    /// trained with (Tesseract's copy of a line is now stretched cell by cell).
     static func ink(_ strip: MRZStrip) -> [Float] {
         let (inkLevel, paper) = MRZScanner.levels(strip.pixels)
         let stretched = paper - inkLevel >= 16
