@@ -54,7 +54,7 @@ import Testing
                         s.pixels = s.pixels.map { 100 + $0 * 60 / 255 }
                         return s
                     }
-                    let symbols = try #require(MRZScanner.readWithTesseract(strips, tesseract))
+                    let symbols = try #require(MRZScanner.readWithTesseract(strips, tesseract, levelRadius: 0))
                     let right = symbols.filter { s in
                         s.0 < truth.count && s.1 < truth[s.0].count && Array(truth[s.0])[s.1] == s.2
                     }.count

@@ -522,9 +522,10 @@ enum MRZScanner {
     }
 
     /// Tesseract on the rectified lines stacked into one image; each symbol assigned to the cell
-    /// under its centre (line, cell, character, confidence).
+    /// under its centre (line, cell, character, confidence). Each line is stretched from ink to
+    /// paper cell by cell over `levelRadius` cells either side (``stretches(_:radius:)``).
     static func readWithTesseract(_ strips: [MRZStrip], _ tesseract: TesseractHandle,
-                                  levelRadius: Int = 0) -> [(Int, Int, Character, Double)]? {
+                                  levelRadius: Int) -> [(Int, Int, Character, Double)]? {
         let P = MRZStrip.cellWidth, S = MRZStrip.height, margin = 24
         let width = strips[0].width + 2 * margin, rowHeight = S + S / 2
         let height = strips.count * rowHeight + 2 * margin
@@ -536,14 +537,18 @@ enum MRZScanner {
             // falls between margin and paper and takes the whole strip for ink.
             let (base, gain) = stretches(strip, radius: levelRadius)
             let W = strip.width
+            // Between the centres of cells j and j + 1 the stretch moves linearly; once per column.
+            var columnBase = [Float](repeating: 0, count: W), columnGain = [Float](repeating: 0, count: W)
+            for x in 0..<W {
+                let f = (Float(x) + 0.5) / Float(P) - 0.5
+                let j = max(0, min(strip.length - 1, Int(f.rounded(.down)))), k = min(strip.length - 1, j + 1)
+                let t = max(0, min(1, f - Float(j)))
+                columnBase[x] = base[j] + (base[k] - base[j]) * t
+                columnGain[x] = gain[j] + (gain[k] - gain[j]) * t
+            }
             for y in 0..<S {
                 for x in 0..<W {
-                    // Between the centres of cells j and j + 1 the stretch moves linearly.
-                    let f = (Float(x) + 0.5) / Float(P) - 0.5
-                    let j = max(0, min(strip.length - 1, Int(f.rounded(.down)))), k = min(strip.length - 1, j + 1)
-                    let t = max(0, min(1, f - Float(j)))
-                    let b = base[j] + (base[k] - base[j]) * t, g = gain[j] + (gain[k] - gain[j]) * t
-                    let v = (strip.pixels[y * W + x] - b) * g
+                    let v = (strip.pixels[y * W + x] - columnBase[x]) * columnGain[x]
                     pixels[(top + y) * width + margin + x] = UInt8(max(0, min(255, v.rounded())))
                 }
             }
@@ -576,17 +581,19 @@ enum MRZScanner {
         var histograms = [Int](repeating: 0, count: n * 256), window = [Int](repeating: 0, count: 256)
         for (i, v) in strip.pixels.enumerated() { histograms[(i % W) / P * 256 + Int(max(0, min(255, v)))] += 1 }
         for c in 0..<n { for i in 0..<256 { window[i] += histograms[c * 256 + i] } }
-        let (ink, paper) = percentiles(window, total: n * cellPixels)
-        let lineBase: Float = paper - ink >= 16 ? ink : 0, lineGain: Float = paper - ink >= 16 ? 255 / (paper - ink) : 1
-        var base = [Float](repeating: lineBase, count: n), gain = [Float](repeating: lineGain, count: n)
-        guard radius > 0, paper - ink >= 16 else { return (base, gain) }
+        // Ink to 0 and paper to 255, where there are at least 16 greys between them.
+        func stretch(_ levels: (ink: Float, paper: Float)) -> (Float, Float)? {
+            levels.paper - levels.ink >= 16 ? (levels.ink, 255 / (levels.paper - levels.ink)) : nil
+        }
+        let line = stretch(percentiles(window, total: n * cellPixels))
+        var base = [Float](repeating: line?.0 ?? 0, count: n), gain = [Float](repeating: line?.1 ?? 1, count: n)
+        guard radius > 0, line != nil else { return (base, gain) }
         for i in 0..<256 { window[i] = 0 }
         var lo = 0, hi = -1
         for j in 0..<n {
             while hi < min(n - 1, j + radius) { hi += 1; for i in 0..<256 { window[i] += histograms[hi * 256 + i] } }
             while lo < j - radius { for i in 0..<256 { window[i] -= histograms[lo * 256 + i] }; lo += 1 }
-            let (i2, p2) = percentiles(window, total: (hi - lo + 1) * cellPixels)
-            if p2 - i2 >= 16 { (base[j], gain[j]) = (i2, 255 / (p2 - i2)) }
+            if let local = stretch(percentiles(window, total: (hi - lo + 1) * cellPixels)) { (base[j], gain[j]) = local }
         }
         return (base, gain)
     }
