@@ -70,6 +70,34 @@ import Testing
         if mrz.valid { #expect(mrz.lines == truth, "\(file): falsely valid") }
     }
 
+    /// A passport page and an ID card's back side by side on one scan (and one above the other):
+    /// whichever zone is read, it is one of the two as printed, and the reading says there is
+    /// another and is not valid (the picture stands for no one identity). Each page alone is valid.
+    @Test(arguments: [true, false]) func twoDocumentsInOnePictureAreNeverOneValidIdentity(sideBySide: Bool) throws {
+        let tesseract = try TesseractHandle()
+        let pages = try ["passport_td3", "idcard_td1"].map { name in
+            let page = try ImageLoader.load(path: Self.root + "/TestDocuments/\(name).clean.png")[0]
+            return LeptImage(try #require(withExtendedLifetime(page) { pixConvertTo8(page.pix, 0) }))
+        }
+        let sizes = pages.map { (Int32(pixGetWidth($0.pix)), Int32(pixGetHeight($0.pix))) }
+        let gap: Int32 = 60
+        let width = sideBySide ? sizes[0].0 + sizes[1].0 + gap : max(sizes[0].0, sizes[1].0)
+        let height = sideBySide ? max(sizes[0].1, sizes[1].1) : sizes[0].1 + sizes[1].1 + gap
+        let both = LeptImage(try #require(pixCreate(width, height, 8)))
+        pixSetAllArbitrary(both.pix, 255)
+        pixRasterop(both.pix, 0, 0, sizes[0].0, sizes[0].1, PIX_SRC, pages[0].pix, 0, 0)
+        pixRasterop(both.pix, sideBySide ? sizes[0].0 + gap : 0, sideBySide ? 0 : sizes[0].1 + gap,
+                    sizes[1].0, sizes[1].1, PIX_SRC, pages[1].pix, 0, 0)
+        let mrz = try #require(MRZScanner.scan(both, tesseract: tesseract))
+        let truths = try [Self.truth("passport_td3"), Self.truth("idcard_td1")]
+        #expect(truths.contains(mrz.lines), "\(mrz.lines)")
+        #expect(!mrz.valid && mrz.reviewReasons.contains { $0.hasPrefix("another machine-readable zone") }, "\(mrz.reviewReasons)")
+        for page in pages {
+            let alone = try #require(MRZScanner.scan(page, tesseract: tesseract))
+            #expect(alone.valid && !alone.reviewReasons.contains { $0.hasPrefix("another") }, "\(alone.reviewReasons)")
+        }
+    }
+
     /// A TD2 card's zone cut by the frame a fifth of its width from its right end (a dev page,
     /// cropped): the locator takes the 29 cells it sees for part of a longer line and its grid runs
     /// past the picture's edge. The cells out there were never seen, so whatever the grammar fills

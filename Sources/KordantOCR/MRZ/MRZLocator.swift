@@ -147,11 +147,15 @@ enum MRZLocator {
         // band found shorter than it is): look again on a copy whose contrast is stretched tile by
         // tile; the reader keeps whichever band reads as the most OCR-B.
         if factor == usualFactor, !close, let stretched = pixContrastNorm(nil, work, 40, 40, 12, 2, 2) {
-            // Kept only where it adds something: no band found whole, or a longer one (the first
-            // pass's geometry of a clear band is the more exact).
+            // Kept only where it adds something: no band found whole, a longer one (the first
+            // pass's geometry of a clear band is the more exact), or one seen whole apart from
+            // every band found whole (a second document in the picture, glared or pale, that the
+            // reader must be told of).
             let whole = bands.filter { $0.completeness >= 0.85 }
             let longest = whole.map(\.length).max() ?? 0
-            let more = find(in: stretched, workLong: workLong).filter { whole.isEmpty || $0.length > longest }
+            let more = find(in: stretched, workLong: workLong).filter { band in
+                whole.isEmpty || band.length > longest || band.seenWhole && whole.allSatisfy { apart(band, $0) }
+            }
             let byEvidence: (MRZGeometry, MRZGeometry) -> Bool = { ($0.evidence, $0.lines.count) > ($1.evidence, $1.lines.count) }
             // A band seen whole stays ahead of what the stretched copy adds: on a textured
             // background (a woven cloth, a checked table) the stretch turns the texture into dozens
@@ -172,6 +176,13 @@ enum MRZLocator {
             }
             return geometry
         }
+    }
+
+    /// Whether the boxes of `a` and `b` (at their first starts) are apart by a twentieth of the
+    /// larger's size or more.
+    static func apart(_ a: MRZGeometry, _ b: MRZGeometry) -> Bool {
+        guard let sa = a.starts.first, let sb = b.starts.first else { return true }
+        return MRZScanner.apart(MRZScanner.box(a, start: sa), MRZScanner.box(b, start: sb))
     }
 
     /// Bands among the connected components of one locally thresholded copy (working scale).

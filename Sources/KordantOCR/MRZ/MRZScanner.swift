@@ -256,7 +256,33 @@ enum MRZScanner {
         let structure = mrz.fieldReadings.filter { ["issuer", "nationality", "date_of_birth", "expiry_date", "sex"].contains($0.name) }
         let clear = structure.filter { ($0.confidence ?? 0) >= 0.5 }.count + mrz.checks.filter(\.valid).count
         guard readable * 10 >= decoded.confidence.flatMap({ $0 }).count * 6, clear >= 3 else { return nil }
+        // Two documents in one picture (two passports on one flatbed scan): the zone read is one
+        // of them, and which identity the picture stands for is not the reader's to pick. (A TD3
+        // line 1 carries no check digit, so nothing else would notice a mix of the two.)
+        if let box = mrz.box, let other = secondZone(in: bands, besides: box, gray: gray, options: options) {
+            mrz.reviewReasons.append("another machine-readable zone in the picture (at x \(other.x), y \(other.y)): one document per picture")
+        }
         return mrz
+    }
+
+    /// The box of a band among `bands` that lies apart from `zone` and matches OCR-B as closely as
+    /// a zone must to be read at all (its own bound, at its best start and direction), or nil.
+    static func secondZone(in bands: [MRZGeometry], besides zone: BoundingBox, gray: GrayImage,
+                           options: MRZScanOptions) -> BoundingBox? {
+        for band in bands where band.seenWhole {
+            guard let first = band.starts.first else { continue }
+            let b = box(band, start: first)
+            // Bands of the zone read (another length, another pair of a TD1's lines) overlap it.
+            guard apart(b, zone) else { continue }
+            let bound = band.completeness >= 0.95 ? options.maxMeanDistanceWhole : options.maxMeanDistance
+            for start in band.starts {
+                for flipped in [false, true] {
+                    let cells = band.lines.map { MRZGlyphScorer.score(MRZStrip(gray: gray, grid: $0, start: start, length: band.length, flipped: flipped)) }
+                    if meanDistance(cells) <= bound { return b }
+                }
+            }
+        }
+        return nil
     }
 
     /// Slants tried, upright included: pixels along the line per pixel across (±0.36 is about
@@ -630,6 +656,13 @@ enum MRZScanner {
             }
         }
         return BoundingBox(x: Int(max(0, x0)), y: Int(max(0, y0)), width: Int(x1 - max(0, x0)), height: Int(y1 - max(0, y0)))
+    }
+
+    /// Whether two boxes are apart by a twentieth of the larger's longer side or more.
+    static func apart(_ a: BoundingBox, _ b: BoundingBox) -> Bool {
+        let pad = max(a.width, a.height, b.width, b.height) / 20
+        return a.x >= b.x + b.width + pad || a.x + a.width + pad <= b.x
+            || a.y >= b.y + b.height + pad || a.y + a.height + pad <= b.y
     }
 
     /// Clockwise quarter turn that makes text running along `line` (reversed when `flipped`) upright.
