@@ -70,7 +70,7 @@ import Testing
         if mrz.valid { #expect(mrz.lines == truth, "\(file): falsely valid") }
     }
 
-    /// A passport page and an ID card's back side by side on one scan (and one above the other):
+    /// A passport page and an ID card side by side on one scan (and one above the other):
     /// whichever zone is read, it is one of the two as printed, and the reading says there is
     /// another and is not valid (the picture stands for no one identity). Each page alone is valid.
     @Test(arguments: [true, false]) func twoDocumentsInOnePictureAreNeverOneValidIdentity(sideBySide: Bool) throws {
