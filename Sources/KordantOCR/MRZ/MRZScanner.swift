@@ -661,8 +661,7 @@ enum MRZScanner {
     /// Whether two boxes are apart by a twentieth of the larger's longer side or more.
     static func apart(_ a: BoundingBox, _ b: BoundingBox) -> Bool {
         let pad = max(a.width, a.height, b.width, b.height) / 20
-        return a.x >= b.x + b.width + pad || a.x + a.width + pad <= b.x
-            || a.y >= b.y + b.height + pad || a.y + a.height + pad <= b.y
+        return !BoundingBox(x: a.x - pad, y: a.y - pad, width: a.width + 2 * pad, height: a.height + 2 * pad).intersects(b)
     }
 
     /// Clockwise quarter turn that makes text running along `line` (reversed when `flipped`) upright.
