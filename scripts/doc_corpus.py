@@ -33,14 +33,22 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mrz_corpus import NAMES, add_noise, background_texture, capture as mrz_capture, motion_blur, warp_onto  # noqa: E402
 
 FONT_DIR = "/usr/share/fonts/truetype"
-# (regular, bold); no font is shared between the splits.
+# (regular, bold); no font is shared between the splits (a path from / is outside FONT_DIR).
 FONTS = {
     "dev": [("dejavu/DejaVuSans.ttf", "dejavu/DejaVuSans-Bold.ttf"),
             ("dejavu/DejaVuSerif.ttf", "dejavu/DejaVuSerif-Bold.ttf"),
             ("dejavu/DejaVuSansCondensed.ttf", "dejavu/DejaVuSansCondensed-Bold.ttf"),
             ("liberation2/LiberationSans-Regular.ttf", "liberation2/LiberationSans-Bold.ttf"),
             ("liberation2/LiberationSerif-Regular.ttf", "liberation2/LiberationSerif-Bold.ttf"),
-            ("liberation2/LiberationMono-Regular.ttf", "liberation2/LiberationMono-Bold.ttf")],
+            ("liberation2/LiberationMono-Regular.ttf", "liberation2/LiberationMono-Bold.ttf"),
+            # Thin, light and narrow faces (the test split has a light condensed face and a thin
+            # monospace one; these are other families of the same build): strokes of a pixel or
+            # two that a fax or a photocopy breaks.
+            ("dejavu/DejaVuSans-ExtraLight.ttf", "dejavu/DejaVuSans-Bold.ttf"),
+            ("lato/Lato-Light.ttf", "lato/Lato-Bold.ttf"),
+            ("roboto/unhinted/RobotoCondensed-Light.ttf", "roboto/unhinted/RobotoCondensed-Bold.ttf"),
+            ("/usr/share/fonts/opentype/urw-base35/NimbusMonoPS-Regular.otf", "/usr/share/fonts/opentype/urw-base35/NimbusMonoPS-Bold.otf"),
+            ("/usr/share/fonts/opentype/urw-base35/NimbusSansNarrow-Regular.otf", "/usr/share/fonts/opentype/urw-base35/NimbusSansNarrow-Bold.otf")],
     "test": [("freefont/FreeSans.ttf", "freefont/FreeSansBold.ttf"),
              ("freefont/FreeSerif.ttf", "freefont/FreeSerifBold.ttf"),
              ("freefont/FreeMono.ttf", "freefont/FreeMonoBold.ttf"),

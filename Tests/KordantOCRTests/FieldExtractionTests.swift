@@ -457,8 +457,8 @@ struct WordPage {
 }
 
 /// The extractor on real Tesseract output: word boxes (`tesseract IMG OUT tsv`) of generated
-/// dev-split pages (scripts/make-doc-corpus), committed in Tests/Fixtures/doc-fields with the
-/// page's expected fields.
+/// dev-split pages (scripts/make-doc-corpus as of commit ed87f43), committed in Tests/Fixtures/doc-fields
+/// with the page's expected fields.
 @Suite struct FieldFixtureTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/doc-fields")
