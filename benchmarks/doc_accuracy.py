@@ -193,7 +193,20 @@ def generated(engine, corpus, split, jobs, timeout, verbose):
     if verbose:
         table(f"{split} split, per family", by("family"))
     print(f"median page time {statistics.median(r['seconds'] for r in rows):.2f} s")
-    return dict(all=summary(rows), kinds={k: summary(v) for k, v in by("kind")}, captures={k: summary(v) for k, v in by("capture")},
+    # Issue 15: word boxes in the coordinates of the input image as given. A page the engine
+    # rescaled, turned or deskewed reports its boxes (and width, height) in the image it read.
+    from PIL import Image
+    inside, other_frame = 0, 0
+    for t, (page, _) in zip(manifest, results):
+        with Image.open(os.path.join(d, t["file"])) as im:
+            w, h = im.size
+        boxes = [x["box"] for x in (page or {}).get("words", [])]
+        boxes += [f["box"] for f in ((page or {}).get("fields") or {}).values() if isinstance(f, dict) and f.get("box")]
+        inside += all(b["x"] >= -2 and b["y"] >= -2 and b["x"] + b["width"] <= w + 2 and b["y"] + b["height"] <= h + 2 for b in boxes)
+        other_frame += bool(page) and (page.get("width"), page.get("height")) != (w, h)
+    print(f"word and field boxes inside the input image: {inside}/{len(rows)} pages; "
+          f"pages reported in the frame they were read in (not the input's size): {other_frame}/{len(rows)}")
+    return dict(all=summary(rows), boxes_inside=inside, other_frame=other_frame, kinds={k: summary(v) for k, v in by("kind")}, captures={k: summary(v) for k, v in by("capture")},
                 median_seconds=statistics.median(r["seconds"] for r in rows))
 
 
