@@ -179,10 +179,19 @@ def generated(engine, corpus, split, jobs, timeout, verbose):
     manifest = json.load(open(os.path.join(d, "manifest.json")))["documents"]
     with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
         results = list(ex.map(lambda t: run_engine(engine, os.path.join(d, t["file"]), timeout), manifest))
+    from PIL import Image
     rows = []
     for t, (page, dt) in zip(manifest, results):
         r = score_page(t, page)
-        r.update(kind=t["kind"], capture=t["capture"], family=t["family"], seconds=dt, file=t["file"])
+        r.update(kind=t["kind"], capture=t["capture"], family=t["family"], font=t.get("font", "?"), seconds=dt, file=t["file"])
+        # Issue 15: word boxes in the coordinates of the input image as given. A page the engine
+        # rescaled, turned or deskewed reports its boxes (and width, height) in the image it read.
+        with Image.open(os.path.join(d, t["file"])) as im:
+            w, h = im.size
+        boxes = [x["box"] for x in (page or {}).get("words", [])]
+        boxes += [f["box"] for f in ((page or {}).get("fields") or {}).values() if isinstance(f, dict) and f.get("box")]
+        r["boxes_inside"] = all(b["x"] >= -2 and b["y"] >= -2 and b["x"] + b["width"] <= w + 2 and b["y"] + b["height"] <= h + 2 for b in boxes)
+        r["other_frame"] = bool(page) and (page.get("width"), page.get("height")) != (w, h)
         rows.append(r)
         if verbose and (r["details"] or not r["kind_right"] or r["invented"]):
             print(f"  {t['file']}: kind {page.get('kind') if page else None}"
@@ -192,18 +201,9 @@ def generated(engine, corpus, split, jobs, timeout, verbose):
     table(f"{split} split, per capture", by("capture"))
     if verbose:
         table(f"{split} split, per family", by("family"))
+        table(f"{split} split, per font", by("font"))
     print(f"median page time {statistics.median(r['seconds'] for r in rows):.2f} s")
-    # Issue 15: word boxes in the coordinates of the input image as given. A page the engine
-    # rescaled, turned or deskewed reports its boxes (and width, height) in the image it read.
-    from PIL import Image
-    inside, other_frame = 0, 0
-    for t, (page, _) in zip(manifest, results):
-        with Image.open(os.path.join(d, t["file"])) as im:
-            w, h = im.size
-        boxes = [x["box"] for x in (page or {}).get("words", [])]
-        boxes += [f["box"] for f in ((page or {}).get("fields") or {}).values() if isinstance(f, dict) and f.get("box")]
-        inside += all(b["x"] >= -2 and b["y"] >= -2 and b["x"] + b["width"] <= w + 2 and b["y"] + b["height"] <= h + 2 for b in boxes)
-        other_frame += bool(page) and (page.get("width"), page.get("height")) != (w, h)
+    inside, other_frame = sum(r["boxes_inside"] for r in rows), sum(r["other_frame"] for r in rows)
     print(f"word and field boxes inside the input image: {inside}/{len(rows)} pages; "
           f"pages reported in the frame they were read in (not the input's size): {other_frame}/{len(rows)}")
     return dict(all=summary(rows), boxes_inside=inside, other_frame=other_frame, kinds={k: summary(v) for k, v in by("kind")}, captures={k: summary(v) for k, v in by("capture")},
