@@ -14,6 +14,7 @@ median wall time per page. See benchmarks/mrz/README.md.
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -146,8 +147,21 @@ class Engine:
         mrz = page.get("mrz")
         if mrz:
             r.update(found=True, lines=list(mrz.get("lines") or []), valid=bool(mrz.get("valid")), format=mrz.get("format"),
-                     needs_review=mrz.get("needs_review", page.get("needs_review")))
+                     needs_review=mrz.get("needs_review", page.get("needs_review")),
+                     failed_checks=sum(1 for c in mrz.get("checks") or [] if not c.get("valid")),
+                     unsure=unsure_share(mrz))
         return r
+
+
+def unsure_share(mrz):
+    """Share of the zone's characters the engine reports as low-confidence (its review reason
+    lists them, "(N in all)" when there are many)."""
+    n = sum(len(l) for l in mrz.get("lines") or []) or 1
+    for reason in mrz.get("review_reasons") or []:
+        if reason.startswith("low-confidence characters"):
+            m = re.search(r"\((\d+) in all\)", reason)
+            return (int(m.group(1)) if m else reason.count("col ")) / n
+    return 0.0
 
 
 class PassportEye:
