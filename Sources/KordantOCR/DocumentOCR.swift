@@ -81,7 +81,10 @@ public struct PageResult: Sendable, Equatable {
     public var kind: DocumentKind
     public var text: String
     public var meanConfidence: Double
+    /// Words read, their boxes in the pixels of the image as given (a PDF page: as rendered at
+    /// ``OCROptions/pdfDPI``), whatever preprocessing turned, scaled, levelled or flattened.
     public var words: [Word]
+    /// Size of the image as given: the frame of every box on the page.
     public var width: Int
     public var height: Int
     public var preprocessing: PreprocessReport
@@ -92,6 +95,8 @@ public struct PageResult: Sendable, Equatable {
     public var mrz: MRZ?
     /// For IDs with an MRZ: whether each visual-zone field agrees with the MRZ.
     public var visualZoneAgreement: [String: Bool]?
+    /// Tesseract's hOCR, TSV and ALTO: in the pixels of the image read (after preprocessing),
+    /// the frame they describe and the searchable PDF shows.
     public var hocr: String?
     public var tsv: String?
     public var alto: String?
@@ -209,6 +214,7 @@ public final class OCRWorker {
             if turn != 0 {
                 report.rotation = turn
                 report.steps.insert("orientation", at: 0)
+                report.turnedFirst(turn, given: image, turned: input)
             }
             clock?.mark("preprocess")
             return (prepared, report)
@@ -248,6 +254,7 @@ public final class OCRWorker {
             for clockwise in candidates {
                 var turned = try Preprocessor.rotate(base, clockwise: clockwise)
                 var turnedReport = baseReport
+                turnedReport.moved(.turn(clockwise: clockwise, width: Double(base.width), height: Double(base.height)), from: base)
                 if clockwise % 180 != 0 && o.preprocess.deskew { turned = try Preprocessor.deskew(turned, report: &turnedReport) }
                 let again = try read(turned, resolution: report.resolution)
                 handleHoldsKept = false
@@ -276,6 +283,7 @@ public final class OCRWorker {
                 handleHoldsKept = false
                 if Self.clearWords(again) > Self.clearWords(page) * 23 / 20 + 3 {
                     handleHoldsKept = true
+                    report.moved(.rotate(radians: degrees * .pi / 180, width: Double(prepared.width), height: Double(prepared.height)), from: prepared)
                     (prepared, page) = (level, again)
                     report.skewAngle = Float(degrees)
                     report.steps.append("deskew")
@@ -296,6 +304,7 @@ public final class OCRWorker {
                 (prepared, page, report) = (plain, again, plainReport)
                 report.steps = (turn != 0 ? ["orientation"] : []) + ["unprocessed"]
                 report.rotation = turn
+                if turn != 0 { report.turnedFirst(turn, given: image, turned: input) }
             }
             clock?.mark("unprocessed")
         }
@@ -333,7 +342,8 @@ public final class OCRWorker {
         }
         clock?.mark("fields")
         result.timings = clock?.steps ?? []
-        return result
+        // Boxes were found on the image read; the caller knows the image it gave.
+        return result.mapped(to: report.geometry, width: image.width, height: image.height)
     }
 
     /// Whether a page's first reading leaves room for a machine-readable zone. Only a page read

@@ -65,6 +65,26 @@ public struct PreprocessReport: Sendable, Equatable, Codable {
     public var textHeight: Double?
     /// Resolution handed to Tesseract.
     public var resolution = 300
+    /// How the image read came from the image as given (nil: it is the image as given); the
+    /// page's boxes are mapped back through it.
+    var geometry: PageGeometry?
+
+    enum CodingKeys: String, CodingKey {
+        case steps, rotation, orientationConfidence, skewAngle, skewConfidence, scale, outline, textHeight, resolution
+    }
+
+    /// Records that the image these steps started from was `given` turned clockwise by `degrees`.
+    mutating func turnedFirst(_ degrees: Int, given: LeptImage, turned: LeptImage) {
+        if geometry == nil { geometry = PageGeometry(width: turned.width, height: turned.height) }
+        geometry?.prepend(.turn(clockwise: degrees, width: Double(given.width), height: Double(given.height)),
+                          inputWidth: given.width, inputHeight: given.height)
+    }
+
+    /// Records a step that moved the pixels of `image` (the image before the step).
+    mutating func moved(_ step: PageGeometry.Step, from image: LeptImage) {
+        if geometry == nil { geometry = PageGeometry(width: image.width, height: image.height) }
+        geometry?.append(step)
+    }
 }
 
 enum Preprocessor {
@@ -90,6 +110,7 @@ enum Preprocessor {
         } else if o.perspective, image.depth == 8, let outline = PageOutline.find(in: image.pix),
                   let gray = GrayImage(pix8: image.pix), let flat = outline.rectified(gray).leptImage() {
             pixSetResolution(flat.pix, Int32(sourceResolution), Int32(sourceResolution))
+            report.moved(.warp(corners: outline.corners, width: Double(flat.width), height: Double(flat.height)), from: image)
             image = flat
             report.outline = outline.corners
             report.steps.append("perspective")
@@ -134,7 +155,10 @@ enum Preprocessor {
             report.textHeight = height
             if height < o.targetCapHeight * 0.7 {
                 let factor = min(4, o.targetCapHeight / height)
-                image = try LeptImage.make(pixScale(image.pix, Float(factor), Float(factor)), "rescale")
+                let scaled = try LeptImage.make(pixScale(image.pix, Float(factor), Float(factor)), "rescale")
+                // pixScale rounds the size: the factor that maps the page is the one it took.
+                report.moved(.scale(Double(scaled.width) / Double(image.width)), from: image)
+                image = scaled
                 binary = try LeptImage.make(pixConvertTo1(image.pix, 150), "binarise")
                 report.scale = factor
                 report.resolution = Int((Double(sourceResolution) * factor).rounded())
@@ -153,6 +177,7 @@ enum Preprocessor {
         if o.orientation {
             let upright = uprightness(binary)
             if upright < -0.2 {
+                report.moved(.turn(clockwise: 180, width: Double(image.width), height: Double(image.height)), from: image)
                 image = try rotate(image, clockwise: 180)
                 report.rotation = 180
                 report.steps.append("orientation")
@@ -251,6 +276,7 @@ enum Preprocessor {
         report.skewConfidence = conf
         guard conf >= 2.5 && abs(angle) >= 0.1 else { return image }
         let rotated = pixRotate(image.pix, angle * .pi / 180, Int32(L_ROTATE_AREA_MAP), Int32(L_BRING_IN_WHITE), 0, 0)
+        report.moved(.rotate(radians: Double(angle) * .pi / 180, width: Double(image.width), height: Double(image.height)), from: image)
         report.steps.append("deskew")
         return try LeptImage.make(rotated, "deskew")
     }

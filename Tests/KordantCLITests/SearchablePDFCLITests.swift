@@ -85,15 +85,27 @@ import Testing
         let preprocessing = page["preprocessing"] as! [String: Any]
         let resolution = Double(preprocessing["resolution"] as! Int)
         // Selecting or finding a word highlights it where it is printed: each sure word's box in the
-        // PDF's text layer (pdftotext -bbox, points) sits on its box in the image read.
+        // PDF's text layer (pdftotext -bbox, points) sits on its box in the image read. The JSON's
+        // boxes are in the image as given: moved here as preprocessing moved the page (rescaled,
+        // then turned about its centre by the skew angle; none of these pages is turned upright).
+        #expect(preprocessing["rotation"] as? Int == 0)
+        let scale = preprocessing["scale"] as? Double ?? 1
+        let skew = (preprocessing["steps"] as! [String]).contains("deskew") ? (preprocessing["skew_angle"] as! Double) * .pi / 180 : 0
+        let (cx, cy) = (Double(page["width"] as! Int) * scale / 2, Double(page["height"] as! Int) * scale / 2)
+        func read(_ x: Double, _ y: Double) -> (Double, Double) {
+            let (dx, dy) = (x * scale - cx, y * scale - cy)
+            return (cx + cos(skew) * dx - sin(skew) * dy, cy + sin(skew) * dx + cos(skew) * dy)
+        }
         let placed = try Self.wordBoxes(out)
         var checked = 0, misplaced: [String] = []
         for word in page["words"] as! [[String: Any]] {
             let text = word["text"] as! String, box = word["box"] as! [String: Int]
             guard (word["confidence"] as! Double) >= 80, text.count >= 3 else { continue }
             let s = 72 / resolution
-            let x = (Double(box["x"]!) + Double(box["width"]!) / 2) * s, y = (Double(box["y"]!) + Double(box["height"]!) / 2) * s
-            let w = Double(box["width"]!) * s, h = Double(box["height"]!) * s
+            let centre = read(Double(box["x"]!) + Double(box["width"]!) / 2, Double(box["y"]!) + Double(box["height"]!) / 2)
+            let x = centre.0 * s, y = centre.1 * s
+            // (A box around a turned word is a little larger than the word.)
+            let w = Double(box["width"]!) * scale * s, h = Double(box["height"]!) * scale * s * cos(skew)
             checked += 1
             let near = placed.filter { $0.text == text }.contains { abs($0.x - x) <= max(3, w / 4) && abs($0.y - y) <= h / 2 }
             if !near { misplaced.append(text) }
@@ -102,8 +114,8 @@ import Testing
                 "\(misplaced.count) of \(checked) words not where the image has them: \(misplaced.prefix(10))")
         // The page is the scan's size: pixels read / resolution they were read at, in points.
         #expect(info.pages == 1)
-        #expect(abs(info.width - Double(page["width"] as! Int) / resolution * 72) < 1.5, "\(info)")
-        #expect(abs(info.height - Double(page["height"] as! Int) / resolution * 72) < 1.5, "\(info)")
+        #expect(abs(info.width - Double(page["width"] as! Int) * scale / resolution * 72) < 1.5, "\(info)")
+        #expect(abs(info.height - Double(page["height"] as! Int) * scale / resolution * 72) < 1.5, "\(info)")
         // Nothing else is left beside it (the temporary file is renamed into place).
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["page.pdf"])
     }

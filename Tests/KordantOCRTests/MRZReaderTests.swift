@@ -114,6 +114,21 @@ import Testing
         #expect(read.valid && !read.reviewReasons.contains { $0.hasPrefix("cut off") })
     }
 
+    /// A letter in a proportional sans face (a dev page without an MRZ;
+    /// Tests/Fixtures/mrz/README.md): two of its lines can be forced into a TD2 zone field by
+    /// field, but 34 of the 72 characters are unsure and two check digits fail. That is text, not
+    /// a zone (``MRZScanOptions/maxUnsureShareWithFailedCheck``); without the bound it was read
+    /// as one, in review, and the page called an identity document.
+    @Test func aLetterForcedIntoTheGrammarIsNoZone() throws {
+        let tesseract = try TesseractHandle()
+        let letter = try ImageLoader.load(path: Self.root + "/Tests/Fixtures/mrz/letter-read-as-td2.jpg")[0]
+        #expect(MRZScanner.scan(letter, tesseract: tesseract) == nil)
+        var unbounded = MRZScanOptions()
+        unbounded.maxUnsureShareWithFailedCheck = 1.01
+        let forced = try #require(MRZScanner.scan(letter, tesseract: tesseract, options: unbounded))
+        #expect(!forced.valid && forced.needsReview && forced.checks.contains { !$0.valid })
+    }
+
     /// A TD1 zone whose first line a bad fax has cut into slivers (every third pixel row white):
     /// its glyphs no longer chain, the other two lines do, and the third is looked for one line
     /// spacing beyond them (``MRZLocator/thirdLines(_:)``). Without that, no MRZ is found.

@@ -120,10 +120,17 @@ import Testing
                               ("instrument_number", "2023-0045871"), ("recording_date", "2023-03-14")] {
             #expect(flattened.fields[name]?.value == .text(value), "\(name): \(String(describing: flattened.fields[name]))")
         }
-        // Every word box lies inside the flattened page it was read from.
+        // Boxes are in the photo's pixels, not the flattened page's: every word inside the photo,
+        // every field inside the page's outline in it.
+        #expect(flattened.width == 2300 && flattened.height == 2500)
         for word in flattened.words {
-            #expect(word.box.x >= 0 && word.box.y >= 0 && word.box.x + word.box.width <= flattened.width
-                    && word.box.y + word.box.height <= flattened.height)
+            #expect(word.box.x >= 0 && word.box.y >= 0 && word.box.x + word.box.width <= 2300 && word.box.y + word.box.height <= 2500)
+        }
+        let xs = corners.map(\.x), ys = corners.map(\.y)
+        for (name, field) in flattened.fields {
+            let box = try #require(field.box, "\(name)")
+            let (cx, cy) = (Double(box.x) + Double(box.width) / 2, Double(box.y) + Double(box.height) / 2)
+            #expect(cx > xs.min()! && cx < xs.max()! && cy > ys.min()! && cy < ys.max()!, "\(name) at \(box)")
         }
         var off = OCROptions()
         off.preprocess.perspective = false

@@ -165,25 +165,15 @@ private struct Page {
         return html
     }
 
-    /// The page image (when it can be shown) under word boxes coloured by confidence and the
-    /// fields' boxes, in the coordinates of the image Tesseract read.
+    /// The page image (when it can be shown) under word boxes coloured by confidence, the
+    /// fields' boxes and the MRZ's, all in the coordinates of the image as given.
     mutating func pagePicture(_ p: [String: Any], file: String, source: String, pageCount: Int) -> String {
         guard let w = p["width"] as? Int, let h = p["height"] as? Int, w > 0, h > 0 else { return "" }
-        let prep = p["preprocessing"] as? [String: Any] ?? [:]
-        let rotation = ((prep["rotation"] as? Int) ?? 0) % 360
-        // Deskewing turned the image clockwise by the skew angle about its centre, size kept
-        // (Leptonica's pixRotate); the picture is turned the same to sit under the boxes.
-        let skew = (prep["steps"] as? [String] ?? []).contains("deskew") ? (prep["skew_angle"] as? Double ?? 0) : 0
         var scan = ""
         var note = ""
         // Only a single-image page: a PDF or multi-page TIFF page is not an image a browser shows.
         if options.embedImages, pageCount == 1, let cls = imageClass(for: file, source: source) {
-            // The image as given, turned as the engine turned it, filling the page it became.
-            let swap = rotation == 90 || rotation == 270
-            let iw = swap ? Double(h) / Double(w) : 1, ih = swap ? Double(w) / Double(h) : 1
-            let left = (1 - iw) / 2 * 100, top = (1 - ih) / 2 * 100
-            scan = "<div class=\"scan \(cls)\" style=\"left:\(pct(left));top:\(pct(top));width:\(pct(iw * 100));height:\(pct(ih * 100))"
-                + (rotation != 0 || skew != 0 ? ";transform:rotate(\(String(format: "%.2f", Double(rotation) + skew))deg)" : "") + "\"></div>"
+            scan = "<div class=\"scan \(cls)\" style=\"left:0%;top:0%;width:100%;height:100%\"></div>"
         } else {
             note = "<p class=\"note\">Page image not shown (not beside its path, too large, or a format browsers do not display): boxes only.</p>"
         }
@@ -380,7 +370,6 @@ private struct Page {
         }
     }
 
-    func pct(_ v: Double) -> String { String(format: "%.3f%%", v) }
 
     // MARK: static parts
 

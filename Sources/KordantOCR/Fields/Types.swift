@@ -32,7 +32,7 @@ public struct Field: Sendable, Equatable, Codable {
     public var value: FieldValue
     /// Mean word confidence of the words it was read from (0–100).
     public var confidence: Double
-    /// Union of those words' boxes (page pixels after preprocessing).
+    /// Union of those words' boxes (pixels of the image as given; see ``PageResult/words``).
     public var box: BoundingBox?
     /// The value was read but is doubtful (poorly read, or inconsistent with another field, such
     /// as a ZIP code outside its state): a person should check it before it is used.
@@ -49,7 +49,7 @@ public struct FieldPair: Sendable, Equatable, Codable {
     public var field: String?
     /// Mean word confidence of the value's words (0–100).
     public var confidence: Double
-    /// Union of the label's boxes and union of the value's boxes.
+    /// Union of the label's boxes and union of the value's boxes (pixels of the image as given).
     public var labelBox: BoundingBox
     public var valueBox: BoundingBox
 }

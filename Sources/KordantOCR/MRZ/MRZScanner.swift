@@ -55,6 +55,13 @@ public struct MRZScanOptions: Sendable {
     /// Dev seeds 14 and 301–304 (750 pages): radius 3 read as many zones exactly (699) and made
     /// 32 more of them valid and right (309 → 341), still none valid and wrong.
     public var tesseractLevelRadius = 3
+    /// A zone with at least this share of its characters below ``confidentCharacter`` and a
+    /// check digit failing is not taken for an MRZ: each field of a text line in a plain face can
+    /// be forced into its grammar, but not read surely, and its check digits do not add up. Dev
+    /// seeds 14 and 301–304: zones of real MRZs with a failing check digit at most 26 % unsure,
+    /// a letter read as a TD2 zone 47 %; bad-input copies: a real page cut at its foot 38 %, a
+    /// photo of a screen 46 % (read wrong, in review; turned away is what the issue allows).
+    public var maxUnsureShareWithFailedCheck = 0.42
     /// Return what each reader saw in each cell (``MRZ/cellReadings``): a diagnostic.
     public var keepCellReadings = false
 
@@ -256,6 +263,10 @@ enum MRZScanner {
         let structure = mrz.fieldReadings.filter { ["issuer", "nationality", "date_of_birth", "expiry_date", "sex"].contains($0.name) }
         let clear = structure.filter { ($0.confidence ?? 0) >= 0.5 }.count + mrz.checks.filter(\.valid).count
         guard readable * 10 >= decoded.confidence.flatMap({ $0 }).count * 6, clear >= 3 else { return nil }
+        // Mostly unsure and not adding up: text forced into the grammar, not a zone read.
+        let characters = decoded.lines.reduce(0) { $0 + $1.count }
+        if !mrz.checks.allSatisfy(\.valid),
+           Double(doubtful.count) >= options.maxUnsureShareWithFailedCheck * Double(max(characters, 1)) { return nil }
         // Two documents in one picture (two passports on one flatbed scan): the zone read is one
         // of them, and which identity the picture stands for is not the reader's to pick. (A TD3
         // line 1 carries no check digit, so nothing else would notice a mix of the two.)
