@@ -110,7 +110,7 @@ enum Preprocessor {
         } else if o.perspective, image.depth == 8, let outline = PageOutline.find(in: image.pix),
                   let gray = GrayImage(pix8: image.pix), let flat = outline.rectified(gray).leptImage() {
             pixSetResolution(flat.pix, Int32(sourceResolution), Int32(sourceResolution))
-            report.moved(.warp(corners: outline.corners, width: Double(flat.width), height: Double(flat.height)), from: image)
+            report.moved(.warp(map: PageOutline.unitSquareMap(to: outline.corners), width: Double(flat.width), height: Double(flat.height)), from: image)
             image = flat
             report.outline = outline.corners
             report.steps.append("perspective")

@@ -71,7 +71,7 @@ import Testing
         let gray = try #require(GrayImage(pix8: original.pix))
         image = try #require(PageOutline(corners: corners).rectified(gray).leptImage())
         geometry = PageGeometry(width: w, height: h)
-        geometry.append(.warp(corners: corners, width: Double(image.width), height: Double(image.height)))
+        geometry.append(.warp(map: PageOutline.unitSquareMap(to: corners), width: Double(image.width), height: Double(image.height)))
         try check("warped flat")
         // All in a row, as a page turned by its MRZ, flattened, rescaled, levelled and turned by OSD.
         geometry = PageGeometry(width: w, height: h)

@@ -370,7 +370,6 @@ private struct Page {
         }
     }
 
-
     // MARK: static parts
 
     // Colours: text and badges at WCAG AA contrast or better on white.

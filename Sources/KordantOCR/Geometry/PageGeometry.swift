@@ -14,9 +14,10 @@ struct PageGeometry: Sendable, Equatable {
         /// Rotated by `radians` (clockwise positive, Leptonica's sense) about the centre of a
         /// `width` × `height` image, the size kept (`pixRotate` with no expansion).
         case rotate(radians: Double, width: Double, height: Double)
-        /// Warped flat to `width` × `height`: each output pixel samples the input through the
-        /// projective map of the unit square onto `corners` (``PageOutline/unitSquareMap(to:)``).
-        case warp(corners: [PagePoint], width: Double, height: Double)
+        /// Warped flat to `width` × `height`: each output pixel samples the input through `map`,
+        /// the projective map of the unit square onto the page's corners
+        /// (``PageOutline/unitSquareMap(to:)``, made once, not per point).
+        case warp(map: [Double], width: Double, height: Double)
     }
 
     /// Size of the image as given.
@@ -64,8 +65,7 @@ struct PageGeometry: Sendable, Equatable {
                 let (dx, dy) = (x - cx, y - cy)
                 let (c, s) = (cos(radians), sin(radians))
                 (x, y) = (cx + c * dx + s * dy, cy - s * dx + c * dy)
-            case let .warp(corners, width, height):
-                let m = PageOutline.unitSquareMap(to: corners)
+            case let .warp(m, width, height):
                 let (u, v) = (x / width, y / height)
                 let z = m[6] * u + m[7] * v + 1
                 (x, y) = ((m[0] * u + m[1] * v + m[2]) / z, (m[3] * u + m[4] * v + m[5]) / z)

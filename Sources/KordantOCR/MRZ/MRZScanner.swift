@@ -259,14 +259,14 @@ enum MRZScanner {
         mrz.characterAlternatives = alternatives
         // Something MRZ-shaped (a monospaced listing, a barcode's digits) that does not read as the
         // format's structure is not an MRZ: ask for most of the fixed parts to be read clearly.
-        let readable = decoded.confidence.flatMap { $0 }.filter { $0 >= 0.5 }.count
+        let cells = decoded.confidence.flatMap { $0 }
+        let readable = cells.filter { $0 >= 0.5 }.count
         let structure = mrz.fieldReadings.filter { ["issuer", "nationality", "date_of_birth", "expiry_date", "sex"].contains($0.name) }
         let clear = structure.filter { ($0.confidence ?? 0) >= 0.5 }.count + mrz.checks.filter(\.valid).count
-        guard readable * 10 >= decoded.confidence.flatMap({ $0 }).count * 6, clear >= 3 else { return nil }
+        guard readable * 10 >= cells.count * 6, clear >= 3 else { return nil }
         // Mostly unsure and not adding up: text forced into the grammar, not a zone read.
-        let characters = decoded.lines.reduce(0) { $0 + $1.count }
         if !mrz.checks.allSatisfy(\.valid),
-           Double(doubtful.count) >= options.maxUnsureShareWithFailedCheck * Double(max(characters, 1)) { return nil }
+           Double(doubtful.count) >= options.maxUnsureShareWithFailedCheck * Double(max(cells.count, 1)) { return nil }
         // Two documents in one picture (two passports on one flatbed scan): the zone read is one
         // of them, and which identity the picture stands for is not the reader's to pick. (A TD3
         // line 1 carries no check digit, so nothing else would notice a mix of the two.)
