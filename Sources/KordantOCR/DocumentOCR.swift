@@ -337,6 +337,15 @@ public final class OCRWorker {
             }
             clock?.mark("sparse")
         }
+        if result.kind == .id, !settled {
+            let missing = Set(Self.identityFields.filter { $0 != "sex" && result.fields[$0] == nil })
+            if !missing.isEmpty {
+                for (name, field) in try valuesInEmptyRegions(page, missing: missing, image: prepared, resolution: report.resolution) {
+                    result.fields[name] = field
+                }
+                clock?.mark("regions")
+            }
+        }
         if result.kind == .id, result.fields["sex"] == nil, let sex = try singleLetterSex(page.words, image: prepared, resolution: report.resolution) {
             result.fields["sex"] = sex
         }
@@ -419,6 +428,45 @@ public final class OCRWorker {
                          needsReview: word.confidence < 85 || misread)
         }
         return nil
+    }
+
+    /// Identity values whose label was read and whose value was not (see
+    /// `LabelledPage.emptyValueRegions`): the empty region below or beside the label is read
+    /// again as one line. A reading is taken only when it passes the field's validator, at word
+    /// confidence 60 or more; under 85 it goes to review.
+    /// The regions are found on the page levelled (as the layout rules read it) and read on the page as read.
+    func valuesInEmptyRegions(_ page: PageText, missing: Set<String>, image: LeptImage, resolution: Int) throws(OCRError) -> [String: Field] {
+        let lines = TextLine.group(page.words)
+        let levelled = LevelledLines(lines, width: page.width, height: page.height)
+        let layoutLines = levelled?.lines ?? lines
+        let labelled = LabelledPage(lines: layoutLines, kind: .id)
+        var found: [String: Field] = [:]
+        for (name, regions) in labelled.emptyValueRegions(for: missing, words: layoutLines.flatMap(\.words), width: image.width, height: image.height) {
+            guard let validate = FieldExtractor.idSpecs.first(where: { $0.field == name })?.validate else { continue }
+            for levelledRegion in regions {
+                let region = LabelledPage.within(levelled?.back(levelledRegion, width: page.width, height: page.height) ?? levelledRegion,
+                                                 width: image.width, height: image.height)
+                guard region.width > 0, region.height > 0 else { continue }
+                var read = try text.recognize(image, resolution: resolution, mode: .singleLine, rectangle: region)
+                var kept = read.words.filter { !PageLayout.key($0.text).isEmpty }
+                // Read poorly, perhaps for a neighbour's edge caught in the region (the foot of a
+                // slanted label above): read once more, cut close around what was found.
+                if let first = kept.first, kept.contains(where: { $0.confidence < 60 }) {
+                    let ink = kept.dropFirst().reduce(first.box) { $0.union($1.box) }
+                    let pad = max(2, ink.height / 4)
+                    let close = LabelledPage.within(BoundingBox(x: ink.x - pad, y: ink.y - pad, width: ink.width + 2 * pad, height: ink.height + 2 * pad),
+                                                    width: image.width, height: image.height)
+                    read = try text.recognize(image, resolution: resolution, mode: .singleLine, rectangle: close)
+                    kept = read.words.filter { !PageLayout.key($0.text).isEmpty }
+                }
+                guard let first = kept.first, let confidence = kept.map(\.confidence).min(), confidence >= 60,
+                      let value = validate(kept.map(\.text).joined(separator: " ")) else { continue }
+                let box = kept.dropFirst().reduce(first.box) { $0.union($1.box) }
+                found[name] = Field(value: value, confidence: (confidence * 10).rounded() / 10, box: box, needsReview: confidence < 85)
+                break
+            }
+        }
+        return found
     }
 
     /// The fields an identity document's visual zone (or its MRZ) gives.

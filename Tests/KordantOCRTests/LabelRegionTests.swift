@@ -1,0 +1,86 @@
+import Foundation
+@testable import KordantOCR
+import KordantTestSupport
+import Testing
+
+/// An identity value whose label was read and which Tesseract's page layout dropped is read again
+/// from the empty region below (or beside) its label, as one line, and kept only when it passes
+/// the field's validator. Cards rendered by poppler from PDFs made at run time, read by real
+/// Tesseract; the drop is made by leaving the value's words out of the reading.
+@Suite struct LabelRegionTests {
+    /// A card at 300 DPI: labels in 12 pt, values in 16 pt below them; `nationality` nil leaves
+    /// its region blank, `extra` prints more text.
+    static func card(nationality: String?, extra: [(x: Int, y: Int, size: Int, text: String)] = [], name: String) throws -> LeptImage {
+        var placed: [(x: Int, y: Int, size: Int, text: String)] = [
+            (72, 600, 12, "Surname"), (72, 580, 16, "OKAFOR"), (300, 600, 12, "Date of birth"), (300, 580, 16, "12 MAR 1984"),
+            (72, 540, 12, "Nationality"), (300, 540, 12, "Document no."), (300, 520, 16, "K9767648"),
+        ] + extra
+        if let nationality { placed.append((72, 520, 16, nationality)) }
+        let data = PDFBuilder.pdf([PDFBuilder.Page(text: "IDENTITY CARD", placed: placed)])
+        let path = TestScratch.directory.appendingPathComponent("kordant-region-\(getpid())-\(name).pdf").path
+        try data.write(to: URL(fileURLWithPath: path))
+        return try PDFDocument(path: path).render(page: 0, dpi: 300)
+    }
+
+    /// The card's reading, less the words under "Nationality" in its column (as when the layout drops them).
+    static func asID(_ worker: OCRWorker, _ image: LeptImage) throws -> PageResult {
+        var options = OCROptions()
+        options.kind = .id
+        return try worker.process(image: image, options: options)
+    }
+
+    static func reading(_ worker: OCRWorker, _ image: LeptImage) throws -> (PageText, Word) {
+        let page = try asID(worker, image)
+        #expect(page.preprocessing.scale == 1 && page.preprocessing.rotation == 0)
+        let label = try #require(page.words.first { $0.text == "Nationality" })
+        let words = page.words.filter { w in
+            !(w.box.y > label.box.y + label.box.height && w.box.y < label.box.y + 4 * label.box.height && w.box.x < label.box.x + 600)
+        }
+        return (PageText(text: words.map(\.text).joined(separator: " "), meanConfidence: 90, words: words,
+                         width: image.width, height: image.height, hocr: nil, tsv: nil, alto: nil), label)
+    }
+
+    @Test func aDroppedValueIsReadFromTheRegionUnderItsLabel() throws {
+        let worker = try OCRWorker(orientation: false)
+        let image = try Self.card(nationality: "NLD", name: "nld")
+        let (page, label) = try Self.reading(worker, image)
+        let found = try worker.valuesInEmptyRegions(page, missing: ["nationality"], image: image, resolution: 300)
+        let field = try #require(found["nationality"])
+        #expect(field.value == .text("NLD") && field.needsReview == false)
+        // Where it is printed: under the label, in its column.
+        let box = try #require(field.box)
+        #expect(abs(box.x - label.box.x) < 30 && box.y > label.box.y + label.box.height && box.y < label.box.y + 4 * label.box.height)
+        // Only missing fields are looked for.
+        #expect(try worker.valuesInEmptyRegions(page, missing: ["surname"], image: image, resolution: 300).isEmpty)
+    }
+
+    /// Nothing printed under the label, or what is printed failing the field's validator (a
+    /// nationality is three letters), gives no value: nothing is invented from an empty region.
+    @Test(arguments: [nil, "1984", "N"] as [String?])
+    func anEmptyOrInvalidRegionGivesNoValue(_ printed: String?) throws {
+        let worker = try OCRWorker(orientation: false)
+        let image = try Self.card(nationality: printed, name: printed ?? "none")
+        let (page, _) = try Self.reading(worker, image)
+        #expect(try worker.valuesInEmptyRegions(page, missing: ["nationality"], image: image, resolution: 300)["nationality"] == nil)
+    }
+
+    /// A region holding a word read clearly is not empty: that word is what is there (a value the
+    /// extractor judged, or the next label), and it is not read again as this label's value.
+    @Test func aRegionHoldingAWordReadIsNotReadAgain() throws {
+        let worker = try OCRWorker(orientation: false)
+        let image = try Self.card(nationality: "NLD", name: "kept")
+        let result = try Self.asID(worker, image)
+        let page = PageText(text: result.text, meanConfidence: 90, words: result.words, width: image.width, height: image.height,
+                            hocr: nil, tsv: nil, alto: nil)
+        #expect(try worker.valuesInEmptyRegions(page, missing: ["nationality", "surname"], image: image, resolution: 300).isEmpty)
+    }
+
+    /// A card read whole: the fields its reading found stand as they are.
+    @Test func aCardReadWholeKeepsItsFields() throws {
+        let worker = try OCRWorker(orientation: false)
+        let page = try Self.asID(worker, try Self.card(nationality: "NLD", name: "page"))
+        #expect(page.fields["surname"]?.value == .text("OKAFOR"))
+        #expect(page.fields["nationality"]?.value == .text("NLD"))
+        #expect(page.fields["document_number"]?.value == .text("K9767648"))
+    }
+}
