@@ -400,11 +400,7 @@ public final class OCRWorker {
         }
         let below = BoundingBox(x: label.box.x - h / 2, y: label.box.y + label.box.height + h / 5, width: 4 * h, height: 2 * h + h / 2)
         let beside = BoundingBox(x: end.x + end.width + h / 3, y: label.box.y - h / 2, width: 5 * h, height: 2 * h)
-        /// `box` cut to the image.
-        func within(_ box: BoundingBox) -> BoundingBox {
-            let x0 = max(0, box.x), y0 = max(0, box.y)
-            return BoundingBox(x: x0, y: y0, width: min(image.width, box.x + box.width) - x0, height: min(image.height, box.y + box.height) - y0)
-        }
+        func within(_ box: BoundingBox) -> BoundingBox { LabelledPage.within(box, width: image.width, height: image.height) }
         for region in [below, beside] {
             let r = within(region)
             guard r.width >= h, r.height >= h else { continue }
@@ -440,6 +436,8 @@ public final class OCRWorker {
         let levelled = LevelledLines(lines, width: page.width, height: page.height)
         let layoutLines = levelled?.lines ?? lines
         let labelled = LabelledPage(lines: layoutLines, kind: .id)
+        /// The box around the words read, nil when none were.
+        func span(_ words: [Word]) -> BoundingBox? { words.isEmpty ? nil : Segment(words).box }
         var found: [String: Field] = [:]
         for (name, regions) in labelled.emptyValueRegions(for: missing, words: layoutLines.flatMap(\.words), width: image.width, height: image.height) {
             guard let validate = FieldExtractor.idSpecs.first(where: { $0.field == name })?.validate else { continue }
@@ -451,17 +449,15 @@ public final class OCRWorker {
                 var kept = read.words.filter { !PageLayout.key($0.text).isEmpty }
                 // Read poorly, perhaps for a neighbour's edge caught in the region (the foot of a
                 // slanted label above): read once more, cut close around what was found.
-                if let first = kept.first, kept.contains(where: { $0.confidence < 60 }) {
-                    let ink = kept.dropFirst().reduce(first.box) { $0.union($1.box) }
+                if let ink = span(kept), kept.contains(where: { $0.confidence < 60 }) {
                     let pad = max(2, ink.height / 4)
                     let close = LabelledPage.within(BoundingBox(x: ink.x - pad, y: ink.y - pad, width: ink.width + 2 * pad, height: ink.height + 2 * pad),
                                                     width: image.width, height: image.height)
                     read = try text.recognize(image, resolution: resolution, mode: .singleLine, rectangle: close)
                     kept = read.words.filter { !PageLayout.key($0.text).isEmpty }
                 }
-                guard let first = kept.first, let confidence = kept.map(\.confidence).min(), confidence >= 60,
+                guard let box = span(kept), let confidence = kept.map(\.confidence).min(), confidence >= 60,
                       let value = validate(kept.map(\.text).joined(separator: " ")) else { continue }
-                let box = kept.dropFirst().reduce(first.box) { $0.union($1.box) }
                 found[name] = Field(value: value, confidence: (confidence * 10).rounded() / 10, box: box, needsReview: confidence < 85)
                 break
             }

@@ -9,12 +9,12 @@ import Testing
 /// Tesseract; the drop is made by leaving the value's words out of the reading.
 @Suite struct LabelRegionTests {
     /// A card at 300 DPI: labels in 12 pt, values in 16 pt below them; `nationality` nil leaves
-    /// its region blank, `extra` prints more text.
-    static func card(nationality: String?, extra: [(x: Int, y: Int, size: Int, text: String)] = [], name: String) throws -> LeptImage {
+    /// its region blank.
+    static func card(nationality: String?, name: String) throws -> LeptImage {
         var placed: [(x: Int, y: Int, size: Int, text: String)] = [
             (72, 600, 12, "Surname"), (72, 580, 16, "OKAFOR"), (300, 600, 12, "Date of birth"), (300, 580, 16, "12 MAR 1984"),
             (72, 540, 12, "Nationality"), (300, 540, 12, "Document no."), (300, 520, 16, "K9767648"),
-        ] + extra
+        ]
         if let nationality { placed.append((72, 520, 16, nationality)) }
         let data = PDFBuilder.pdf([PDFBuilder.Page(text: "IDENTITY CARD", placed: placed)])
         let path = TestScratch.directory.appendingPathComponent("kordant-region-\(getpid())-\(name).pdf").path
@@ -22,13 +22,15 @@ import Testing
         return try PDFDocument(path: path).render(page: 0, dpi: 300)
     }
 
-    /// The card's reading, less the words under "Nationality" in its column (as when the layout drops them).
+    /// The card read as an ID (`--kind id`).
     static func asID(_ worker: OCRWorker, _ image: LeptImage) throws -> PageResult {
         var options = OCROptions()
         options.kind = .id
         return try worker.process(image: image, options: options)
     }
 
+    /// The card's reading, less the words under "Nationality" in its column (as when the layout
+    /// drops them), and the label.
     static func reading(_ worker: OCRWorker, _ image: LeptImage) throws -> (PageText, Word) {
         let page = try asID(worker, image)
         #expect(page.preprocessing.scale == 1 && page.preprocessing.rotation == 0)
