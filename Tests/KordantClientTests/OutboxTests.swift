@@ -147,13 +147,16 @@ import Testing
 
         let env = Kordant.environment(home: home.url, server: server.url, token: Kordant.token())
         let flush = try Kordant.run(["outbox", "flush", "--json"], environment: env, in: dir)
-        #expect(flush.status == 50)   // something is dead
-        let report = try #require(JSONValue(json: Data(flush.stdout.utf8)))
-        #expect(report["delivered"] == .number(1) && report["dead_total"] == .number(1))
-        #expect(report["dead"]?["1"]?.stringValue?.contains("BAD_REQUEST") == true)
+        // What the flush said and what the server logged, for any expectation below that fails.
+        let context = Comment(rawValue: "flush \(flush.status): \(flush.stdout) \(flush.stderr)\nserver: \(server.log.suffix(3000))")
+        #expect(flush.status == 50, context)   // something is dead
+        let report = try #require(JSONValue(json: Data(flush.stdout.utf8)), context)
+        #expect(report["delivered"] == .number(1) && report["dead_total"] == .number(1), context)
+        #expect(report["dead"]?["1"]?.stringValue?.contains("BAD_REQUEST") == true, context)
 
         let dead = try outbox.items(states: [.dead])
-        #expect(dead.map(\.id) == [1] && dead[0].attempts == 1 && dead[0].lastError?.contains("kind must be") == true)
+        try #require(dead.map(\.id) == [1], context)
+        #expect(dead[0].attempts == 1 && dead[0].lastError?.contains("kind must be") == true)
         // The refused scan's upload went through before the mutation was refused; a retry reuses it.
         #expect(dead[0].uploadsPending == 0)
 
@@ -167,6 +170,7 @@ import Testing
         #expect(try Kordant.run(["outbox", "purge", "--dead"], environment: env, in: dir).stdout == "1 item purged\n")
         #expect(try outbox.counts().isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.blobs.path).isEmpty)
+        server.stop()
     }
 
     @Test func theTokenNeverReachesLogsErrorsOrTheOutbox() async throws {
@@ -188,7 +192,9 @@ import Testing
             if let why = r.stoppedBecause { errors.append(why) }
             if r.complete { break }
         }
-        #expect(try outbox.counts()[.delivered] == 10)
+        let left = try outbox.items(states: [.pending, .inflight, .dead])
+            .map { "#\($0.id) \($0.state.rawValue) attempts \($0.attempts): \($0.lastError ?? "-")" }
+        #expect(try outbox.counts()[.delivered] == 10, "not delivered: \(left); flushes stopped by: \(errors); server: \(server.log.suffix(3000))")
         // A refused token, an unreachable server: their errors too.
         let refusedToken = Kordant.token(secret: "not-the-server-secret")
         let refused = try makeClient(server.url, token: refusedToken, attempts: 1, logger: logs.logger("refused"))
