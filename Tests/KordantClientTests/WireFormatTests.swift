@@ -23,14 +23,18 @@ func raw(_ method: NIOHTTP1.HTTPMethod, _ url: String, headers: [(String, String
         let response: HTTPClientResponse
         do {
             response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
-        } catch let error as ChannelError where error == .ioOnClosedChannel && attempt < 3 {
-            continue
-        } catch let error as HTTPClientError where error == .remoteConnectionClosed && attempt < 3 {
+        } catch let error where closedBeforeAnswer(error) && attempt < 3 {
             continue
         }
         let data = Data(try await response.body.collect(upTo: 1 << 20).readableBytesView)
         return (Int(response.status.code), response.headers, JSONValue(json: data))
     }
+}
+
+/// Whether an exchange ended with its connection closed before any answer was read: a reset
+/// while the request was being written, or a close seen while waiting for the answer.
+func closedBeforeAnswer(_ error: any Error) -> Bool {
+    (error as? ChannelError) == .ioOnClosedChannel || (error as? HTTPClientError) == .remoteConnectionClosed
 }
 
 import NIOHTTP1
