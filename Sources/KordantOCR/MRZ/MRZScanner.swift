@@ -5,6 +5,12 @@ import Foundation
 public struct MRZScanOptions: Sendable {
     /// Temperature of the OCR-B template evidence: log-score = −distance / temperature.
     public var glyphTemperature = 0.012
+    /// A cell whose best template match is farther than this is softened in proportion (its
+    /// temperature times best distance / this): a glyph that matches no template well (glare
+    /// washed it out, a fax or photocopy lost strokes, a phone photo blurred it) says less about
+    /// which template it is, and at the sharp temperature a washed-out 4 nearest the filler
+    /// outvoted both other readers' clear 4. Dev seeds 14 and 301–304 (see README).
+    public var glyphSharpDistance = 0.1
     /// Weight of Tesseract's reading beside the templates'.
     public var tesseractWeight = 0.6
     /// Extra weight of a letter Tesseract reads with confidence ≥ 90 in a name cell.
@@ -400,7 +406,7 @@ enum MRZScanner {
                      options: MRZScanOptions, clock: StepRecorder?) -> Reading? {
         // Evidence per cell: templates, plus Tesseract's reading of the rectified lines.
         var evidence = cells.map { line in
-            line.map { cell in cell.distances.map { $0.isFinite ? -$0 / options.glyphTemperature : -20 } }
+            line.map { cell in templateEvidence(cell.distances, options: options) }
         }
         // The learned reader has seen photocopied, faxed and photographed OCR-B; the stock
         // templates only the font.
@@ -443,11 +449,9 @@ enum MRZScanner {
             for cell in span.range where cell < cells[span.line].count {
                 guard let own = cells[span.line][cell].paled else { continue }
                 let usual = cells[span.line][cell].distances
-                for k in 0..<MRZAlphabet.count {
-                    let before = usual[k].isFinite ? -usual[k] / options.glyphTemperature : -20
-                    let after = own[k].isFinite ? -own[k] / options.glyphTemperature : -20
-                    evidence[span.line][cell][k] += after - before
-                }
+                // At the temperature the usual match was weighed with.
+                let before = templateEvidence(usual, options: options), after = templateEvidence(own, options: options, as: usual)
+                for k in 0..<MRZAlphabet.count { evidence[span.line][cell][k] += after[k] - before[k] }
                 paled = true
             }
         }
@@ -505,6 +509,16 @@ enum MRZScanner {
             }
         }
         return Reading(format: format, decoded: decoded, evidence: evidence, tesseract: tesseractReading)
+    }
+
+    /// Log-scores of a cell's template distances (−20 for a template not compared), at the
+    /// temperature its best match earns (``MRZScanOptions/glyphSharpDistance``); `as` gives the
+    /// distances that set the temperature when they are not `distances` themselves.
+    static func templateEvidence(_ distances: [Double], options: MRZScanOptions, as reference: [Double]? = nil) -> [Double] {
+        var best = Double.infinity
+        for d in reference ?? distances where d < best { best = d }
+        let temperature = options.glyphTemperature * (best.isFinite ? max(1, best / options.glyphSharpDistance) : 1)
+        return distances.map { $0.isFinite ? -$0 / temperature : -20 }
     }
 
     /// The format (from the band's shape and the document code) and the decoded lines.
