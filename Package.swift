@@ -134,7 +134,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "SystemLibraryTests",
-            dependencies: ["CSndfile", "CFFTW", "CALSA", "CSoxr", "CTesseract"]),
+            dependencies: ["CSndfile", "CFFTW", "CALSA", "CSoxr", "CTesseract", "KordantVoice"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Planning is not thread-safe in FFTW, so it happens under one lock, once per size per process;
 /// execution uses the new-array interface (`fftwf_execute_dft_r2c`), which is thread-safe, on
-/// buffers each caller owns.
+/// buffers each caller owns. Every plan in the process must come from here (the tests' too): a
+/// plan made beside this lock can crash a planning thread.
 final class FFTPlans: @unchecked Sendable {
     static let shared = FFTPlans()
     private let lock = NSLock()

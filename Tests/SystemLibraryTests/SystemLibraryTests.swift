@@ -3,6 +3,7 @@ import CFFTW
 import CSndfile
 import CSoxr
 import CTesseract
+@testable import KordantVoice
 import Testing
 
 /// Every system-library target links and answers a real call into its library.
@@ -11,15 +12,18 @@ import Testing
         #expect(String(cString: sf_version_string()).hasPrefix("libsndfile-1."))
     }
 
+    /// FFTW's planner is not thread-safe, and every test target runs in one process with the
+    /// suites in parallel: the plan comes from the engine's own planner (``FFTPlans``, which holds
+    /// the one lock around planning). Planned here directly, it crashed the test process inside
+    /// the planner while a voice test planned on another thread (CI, 2026-11-28).
     @Test func fftwSinglePrecisionPlansAndRuns() {
-        let n: Int32 = 8
-        let input = fftwf_alloc_real(Int(n))!
-        let output = fftwf_alloc_complex(Int(n / 2 + 1))!
+        let n = 8
+        let input = fftwf_alloc_real(n)!
+        let output = fftwf_alloc_complex(n / 2 + 1)!
         defer { fftwf_free(input); fftwf_free(output) }
-        let plan = fftwf_plan_dft_r2c_1d(n, input, output, UInt32(FFTW_ESTIMATE))
-        defer { fftwf_destroy_plan(plan) }
-        for i in 0..<Int(n) { input[i] = 1 }
-        fftwf_execute(plan)
+        let plan = FFTPlans.shared.realForward(n)
+        for i in 0..<n { input[i] = 1 }
+        fftwf_execute_dft_r2c(plan, input, output)
         // A constant signal has all its energy in the DC bin.
         #expect(output[0].0 == 8 && output[1].0 == 0 && output[1].1 == 0)
     }
