@@ -14,8 +14,8 @@ import Testing
 
     /// FFTW's planner is not thread-safe, and every test target runs in one process with the
     /// suites in parallel: the plan comes from the engine's own planner (``FFTPlans``, which holds
-    /// the one lock around planning). Planned here directly, it crashed the test process inside
-    /// the planner while a voice test planned on another thread (CI, 2026-11-28).
+    /// the one lock around planning). Planned here directly, beside that lock, it is the likely
+    /// cause of a CI crash inside FFTW's planner while voice tests ran (2026-11-28).
     @Test func fftwSinglePrecisionPlansAndRuns() {
         let n = 8
         let input = fftwf_alloc_real(n)!
