@@ -83,6 +83,9 @@ struct OCRJSON {
         let confidence: Double?
         /// The rectified cell's ink (32 × 48 bytes, base64), what the learned reader sees.
         let ink: String
+        /// Each reader's evidence per character of `0–9A–Z<` (``MRZ/CellReading``): template
+        /// distances, the learned reader's log-probabilities, Tesseract's log-likelihoods.
+        let template_distances, cell_model, tesseract_evidence: [Double]?
     }
     struct Preprocessing: Encodable {
         let steps: [String]
@@ -162,7 +165,9 @@ struct OCRJSON {
                                 line.enumerated().map { c, cell in
                                     CellJSON(tesseract: cell.tesseract.map(String.init), tesseract_confidence: cell.tesseractConfidence.map { $0.rounded() },
                                              templates: cell.templates, confidence: m.characterConfidence.flatMap { l < $0.count && c < $0[l].count ? $0[l][c] : nil },
-                                             ink: Data(cell.ink).base64EncodedString())
+                                             ink: Data(cell.ink).base64EncodedString(),
+                                             template_distances: rounded(cell.templateDistances), cell_model: rounded(cell.cellModel),
+                                             tesseract_evidence: rounded(cell.tesseractEvidence))
                                 }
                             }
                         })
@@ -212,7 +217,7 @@ struct OCR: AsyncParsableCommand {
     var words = false
     @Flag(name: .long, help: "Time each step of each page (load, MRZ search, preprocessing, recognition, fields): in the JSON as \"timings\", on stderr for the other formats.")
     var timings = false
-    @Flag(name: .long, help: "Diagnostic: add what each reader saw in each MRZ cell (Tesseract's character and confidence, the OCR-B templates' best three, the rectified cell's ink) to the JSON as \"cells\" (scripts/make-mrz-confusion and make-mrz-cell-model calibrate and train the reader from it).")
+    @Flag(name: .long, help: "Diagnostic: add what each reader saw in each MRZ cell (Tesseract's character and confidence, the OCR-B templates' best three, the rectified cell's ink, each reader's evidence per character) to the JSON as \"cells\" (scripts/make-mrz-confusion, make-mrz-cell-model and fit-mrz-fusion calibrate, train and weigh the readers from it).")
     var mrzCells = false
     @Option(name: .customLong("pdf"), help: ArgumentHelp("Also write a searchable PDF (page images + invisible text) of the one input file.", valueName: "OUT.pdf"))
     var pdfOut: String?
@@ -396,4 +401,9 @@ final class InOrderPrinter: @unchecked Sendable {
             }
         }
     }
+}
+
+/// Four decimals: finer than any weight fitted on the readers' evidence; nil for none.
+private func rounded(_ values: [Double]) -> [Double]? {
+    values.isEmpty ? nil : values.map { ($0 * 1e4).rounded() / 1e4 }
 }

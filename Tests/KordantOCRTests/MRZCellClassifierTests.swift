@@ -46,6 +46,36 @@ import Testing
         #expect(zeroOhWrong.isEmpty, "\(zeroOhWrong)")
     }
 
+    /// The diagnostic `scripts/fit-mrz-fusion` fits the readers' weights on keeps each reader's
+    /// own evidence per cell: the 37 template distances, the learned reader's log-probabilities
+    /// (a distribution, and its reading of the cell's ink), Tesseract's log-likelihoods where it
+    /// read the cell. Weighed as the engine weighs them, they read a clean passport's every cell.
+    @Test func eachReadersEvidenceIsKeptPerCell() throws {
+        var options = MRZScanOptions()
+        options.keepCellReadings = true
+        let image = try ImageLoader.load(path: MRZReaderTests.root + "/TestDocuments/passport_td3.clean.png")[0]
+        let mrz = try #require(MRZScanner.scan(image, tesseract: try TesseractHandle(), options: options))
+        let truth = try MRZReaderTests.truth("passport_td3")
+        let cells = try #require(mrz.cellReadings), n = MRZAlphabet.count
+        var withTesseract = 0
+        for (line, printed) in zip(cells, truth) {
+            for (cell, t) in zip(line, printed) {
+                try #require(cell.templateDistances.count == n && cell.cellModel.count == n)
+                #expect(cell.templateDistances.allSatisfy { $0 == -1 || $0 >= 0 })
+                #expect(abs(cell.cellModel.reduce(0) { $0 + exp($1) } - 1) < 1e-6)
+                #expect(cell.tesseractEvidence.isEmpty || (cell.tesseractEvidence.count == n && cell.tesseractEvidence.allSatisfy { $0 <= 0 }))
+                if !cell.tesseractEvidence.isEmpty { withTesseract += 1 }
+                let template = MRZScanner.templateEvidence(cell.templateDistances.map { $0 < 0 ? .infinity : $0 }, options: options)
+                let fused = (0..<n).map { k in
+                    template[k] + options.cellModelWeight * cell.cellModel[k]
+                        + options.tesseractWeight * (cell.tesseractEvidence.isEmpty ? 0 : cell.tesseractEvidence[k])
+                }
+                #expect(MRZAlphabet.characters[fused.indices.max { fused[$0] < fused[$1] }!] == t)
+            }
+        }
+        #expect(withTesseract > 80, "Tesseract read \(withTesseract) of 88 cells")
+    }
+
     /// The reader's probabilities are a proper distribution per cell, and the weight switches it
     /// off: with weight 0 it does not run (no `mrz.cells` step) and the zone is read from templates
     /// and Tesseract alone, as before; by default it runs.

@@ -104,13 +104,24 @@ public struct MRZ: Sendable, Equatable, Codable {
         /// The rectified cell as the learned reader sees it: ink fraction × 255, 32 × 48, row by
         /// row (`scripts/make-mrz-cell-model` trains on it).
         public var ink: [UInt8] = []
+        /// Each reader's evidence per character of ``MRZAlphabet`` before they are weighed
+        /// together (`scripts/fit-mrz-fusion` fits the weights on it): the OCR-B template
+        /// distances (−1 where a template was not compared), the learned reader's
+        /// log-probabilities, and Tesseract's log-likelihoods (empty where it read nothing here).
+        public var templateDistances: [Double] = []
+        public var cellModel: [Double] = []
+        public var tesseractEvidence: [Double] = []
 
-        enum CodingKeys: String, CodingKey { case tesseract, tesseractConfidence, templates, ink }
-        public init(tesseract: Character?, tesseractConfidence: Double?, templates: String, ink: [UInt8] = []) {
+        enum CodingKeys: String, CodingKey { case tesseract, tesseractConfidence, templates, ink, templateDistances, cellModel, tesseractEvidence }
+        public init(tesseract: Character?, tesseractConfidence: Double?, templates: String, ink: [UInt8] = [],
+                    templateDistances: [Double] = [], cellModel: [Double] = [], tesseractEvidence: [Double] = []) {
             self.tesseract = tesseract
             self.tesseractConfidence = tesseractConfidence
             self.templates = templates
             self.ink = ink
+            self.templateDistances = templateDistances
+            self.cellModel = cellModel
+            self.tesseractEvidence = tesseractEvidence
         }
         public init(from decoder: Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -118,6 +129,9 @@ public struct MRZ: Sendable, Equatable, Codable {
             tesseractConfidence = try c.decodeIfPresent(Double.self, forKey: .tesseractConfidence)
             templates = try c.decode(String.self, forKey: .templates)
             ink = try c.decodeIfPresent(String.self, forKey: .ink).flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) } ?? []
+            templateDistances = try c.decodeIfPresent([Double].self, forKey: .templateDistances) ?? []
+            cellModel = try c.decodeIfPresent([Double].self, forKey: .cellModel) ?? []
+            tesseractEvidence = try c.decodeIfPresent([Double].self, forKey: .tesseractEvidence) ?? []
         }
         public func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -125,6 +139,9 @@ public struct MRZ: Sendable, Equatable, Codable {
             try c.encodeIfPresent(tesseractConfidence, forKey: .tesseractConfidence)
             try c.encode(templates, forKey: .templates)
             if !ink.isEmpty { try c.encode(Data(ink).base64EncodedString(), forKey: .ink) }
+            if !templateDistances.isEmpty { try c.encode(templateDistances, forKey: .templateDistances) }
+            if !cellModel.isEmpty { try c.encode(cellModel, forKey: .cellModel) }
+            if !tesseractEvidence.isEmpty { try c.encode(tesseractEvidence, forKey: .tesseractEvidence) }
         }
     }
 

@@ -9,12 +9,19 @@ public struct MRZScanOptions: Sendable {
     /// temperature times best distance / this): a glyph that matches no template well (glare
     /// washed it out, a fax or photocopy lost strokes, a phone photo blurred it) says less about
     /// which template it is, and at the sharp temperature a washed-out 4 nearest the filler
-    /// outvoted both other readers' clear 4. Dev seeds 14 and 301–304 (see README).
-    public var glyphSharpDistance = 0.1
-    /// Weight of Tesseract's reading beside the templates'.
-    public var tesseractWeight = 0.6
-    /// Extra weight of a letter Tesseract reads with confidence ≥ 90 in a name cell.
-    public var tesseractNameWeight = 1.0
+    /// outvoted both other readers' clear 4. Fitted with the two weights below and
+    /// ``tesseractNameWeight`` (`scripts/fit-mrz-fusion`, see README).
+    public var glyphSharpDistance = 0.088
+    /// Weight of Tesseract's reading beside the templates'. This weight, the learned reader's, the
+    /// name weight and the softening distance are the maximum-likelihood fit of the printed
+    /// characters on 62,932 cells of the dev seeds 14 and 301–304, within what the grammar allows
+    /// there, at the templates' temperature (`scripts/fit-mrz-fusion`; see benchmarks/README.md).
+    public var tesseractWeight = 0.96
+    /// Extra weight of a letter Tesseract reads with confidence ≥ 90 in a name cell, on top of
+    /// its measured evidence (``tesseractWeight``), fitted with it. At the weight 1.0 once set by
+    /// hand, its `I` for the `Z` of HEINZ (the learned reader sure of the Z) made a wrong zone
+    /// valid once the learned reader's weight came down (dev seed 301).
+    public var tesseractNameWeight = 0.185
     /// A character counts as read with confidence at this posterior or above.
     public var confidentCharacter = 0.9
     /// Largest log-score gap between a reading and a confusable alternative for a repair.
@@ -39,8 +46,8 @@ public struct MRZScanOptions: Sendable {
     /// of the bound before those searches, negatives from 0.79 up (most above 1.1).
     public var refinableDistance = 1.15
     /// Weight of the learned cell reader's log-probabilities (``MRZCellClassifier``) beside the
-    /// templates'; 0 leaves it out.
-    public var cellModelWeight = 2.0
+    /// templates'; 0 leaves it out. Fitted with ``tesseractWeight``.
+    public var cellModelWeight = 1.6
     /// Weigh look-alikes against the document's own sure glyphs (``MRZAdaptation``).
     public var adaptation = true
     /// Temperature of that evidence (distance to a document prototype per nat). A prototype is
@@ -241,12 +248,17 @@ enum MRZScanner {
         mrz.rotation = rotation(best.band.lines[0], flipped: best.flipped)
         mrz.cellReadings = !options.keepCellReadings ? nil : best.cells.enumerated().map { l, line in
             let ink = MRZCellFeatures.ink(best.strips[l]), per = MRZCellFeatures.width * MRZCellFeatures.height
+            let classes = MRZAlphabet.count
+            let logP = MRZCellClassifier.shared.map { $0.logProbabilities(ink: ink, cells: best.strips[l].length) } ?? []
             return line.enumerated().map { c, cell in
                 let t = tesseractReading[l * 1000 + c]
                 let order = cell.distances.indices.filter { cell.distances[$0].isFinite }.sorted { cell.distances[$0] < cell.distances[$1] }
                 return MRZ.CellReading(tesseract: t?.0, tesseractConfidence: t?.1,
                                        templates: String(order.prefix(3).map { MRZAlphabet.characters[$0] }),
-                                       ink: ink[c * per..<(c + 1) * per].map { UInt8(($0 * 255).rounded()) })
+                                       ink: ink[c * per..<(c + 1) * per].map { UInt8(($0 * 255).rounded()) },
+                                       templateDistances: cell.distances.map { $0.isFinite ? $0 : -1 },
+                                       cellModel: logP.count >= (c + 1) * classes ? Array(logP[c * classes..<(c + 1) * classes]) : [],
+                                       tesseractEvidence: t.flatMap { TesseractConfusion.logLikelihoods(read: $0.0, confidence: $0.1) } ?? [])
             }
         }
         mrz.characterConfidence = decoded.confidence.map { $0.map { ($0 * 1000).rounded() / 1000 } }
