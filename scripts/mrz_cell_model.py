@@ -204,13 +204,20 @@ def load_swift(path):
     return q1.reshape(hidden, inputs) * s1[:, None], b1, q2.reshape(37, hidden) * s2[:, None], b2
 
 
+def log_probabilities(weights, ink):
+    """The network of a weights file on cells' ink ((n, 32 * 48) bytes, as `--mrz-cells` gives
+    them): (n, 37) log-probabilities, as MRZCellClassifier computes them."""
+    W1, b1, W2, b2 = load_swift(weights)
+    z = np.maximum(pool2(ink.reshape(-1, H, W).astype(np.float32) / 255) @ W1.T + b1, 0) @ W2.T + b2
+    z = z - z.max(axis=1, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+
+
 def evaluate_dump(weights, npz):
     """Cell accuracy of the committed network and of the templates' best match, per capture."""
-    W1, b1, W2, b2 = load_swift(weights)
     d = np.load(npz)
-    x = pool2(d["x"].reshape(-1, H, W).astype(np.float32) / 255)
     y, templ, page = d["y"], d["templ"], d["page"]
-    pred = (np.maximum(x @ W1.T + b1, 0) @ W2.T + b2).argmax(1)
+    pred = log_probabilities(weights, d["x"]).argmax(1)
     print(f"all: network {(pred == y).mean():.4f}, templates {(templ == y).mean():.4f}, {len(y)} cells")
     captures = np.array([os.path.basename(p).rsplit(".", 1)[0].split("-")[-1] for p in page])
     for c in sorted(set(captures)):
