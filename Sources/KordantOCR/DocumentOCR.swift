@@ -119,6 +119,8 @@ public final class OCRWorker {
     private let orientation: Bool
     /// Created on first use: most pages never need OSD, and loading its data costs ~0.1 s.
     private lazy var osd: TesseractHandle? = orientation ? try? TesseractHandle(language: "osd") : nil
+    /// The Latin-script model for names with diacritics (`withDiacritics`), made on first use.
+    lazy var latin: TesseractHandle? = Self.latinHandle(datapath: text.datapath)
 
     public init(language: String = "eng", orientation: Bool = true) throws(OCRError) {
         _ = ImageLoader.quiet
@@ -271,7 +273,10 @@ public final class OCRWorker {
         // image (the desk's texture too) is unsure, the page is left slanted, and past a few
         // degrees Tesseract loses whole lines. The slant of the lines it did read (or, with too
         // few of them, Leptonica's unsure angle) is undone and the page read again; the reading
-        // with clearly more words read well is kept.
+        // with clearly more words read well is kept, or with more characters read well and a mean
+        // confidence as high: a card's few lines gain letters inside words more than whole words
+        // ("Bae" → "Surname", "UNES" → "GUNES"). A wrong slant (two columns read as one line) adds
+        // characters too, of garbage, and lowers the mean.
         // (Not on an identity page whose MRZ is valid: its fields are the zone's.)
         let settled = scanned?.valid == true
         if o.preprocess.deskew, !settled, !report.steps.contains("deskew") {
@@ -281,7 +286,8 @@ public final class OCRWorker {
                 let level = LeptImage(turned)
                 let again = try read(level, resolution: report.resolution)
                 handleHoldsKept = false
-                if Self.clearWords(again) > Self.clearWords(page) * 23 / 20 + 3 {
+                if Self.clearWords(again) > Self.clearWords(page) * 23 / 20 + 3
+                    || (Self.clearCharacters(again) > Self.clearCharacters(page) * 21 / 20 + 3 && again.meanConfidence >= page.meanConfidence - 2) {
                     handleHoldsKept = true
                     report.moved(.rotate(radians: degrees * .pi / 180, width: Double(prepared.width), height: Double(prepared.height)), from: prepared)
                     (prepared, page) = (level, again)
@@ -349,6 +355,11 @@ public final class OCRWorker {
         if result.kind == .id, result.fields["sex"] == nil, let sex = try singleLetterSex(page.words, image: prepared, resolution: report.resolution) {
             result.fields["sex"] = sex
         }
+        // (Not the names of a valid MRZ: the zone spells them without diacritics, by the rules.)
+        if !settled, o.kind != nil || result.kind != .unknown, result.fields.keys.contains(where: NameDiacritics.fields.contains) {
+            result.fields = try withDiacritics(result.fields, image: prepared, resolution: report.resolution)
+            clock?.mark("diacritics")
+        }
         clock?.mark("fields")
         result.timings = clock?.steps ?? []
         // Boxes were found on the image read; the caller knows the image it gave.
@@ -371,6 +382,13 @@ public final class OCRWorker {
             let letters = line.filter { !$0.isWhitespace }
             return letters.count >= 25 && line.count - letters.count <= 2
                 && letters.allSatisfy { ($0.isUppercase && $0.isASCII) || $0.isNumber }
+        }
+    }
+
+    /// Characters in the words ``clearWords(_:)`` counts.
+    static func clearCharacters(_ page: PageText) -> Int {
+        page.words.reduce(0) { sum, w in
+            w.confidence >= 60 && w.text.filter { $0.isLetter || $0.isNumber }.count >= 2 ? sum + w.text.count : sum
         }
     }
 
@@ -422,6 +440,21 @@ public final class OCRWorker {
                   let value = FieldExtractor.sex(word.text) else { continue }
             return Field(value: value, confidence: (word.confidence * 10).rounded() / 10, box: word.box,
                          needsReview: word.confidence < 85 || misread)
+        }
+        // A letter printed tight after the label can be taken into the label's box and dropped
+        // ("Gender:M" read as "Gender:" at confidence 0): the label read again as one line, with
+        // room on the right, gives it back when it is the label, a colon and one letter.
+        let line = within(BoundingBox(x: label.box.x - h / 4, y: label.box.y - h / 4, width: end.x + end.width - label.box.x + 2 * h, height: label.box.height + h / 2))
+        let read = try text.recognize(image, resolution: resolution, mode: .singleLine, rectangle: line)
+        let pieces = read.words.map(\.text).joined(separator: " ").split(separator: ":", maxSplits: 1)
+        if pieces.count == 2, Self.sexLabels.contains(String(pieces[0]).uppercased().filter(\.isLetter)),
+           let last = read.words.last, last.confidence >= 60,
+           let value = FieldExtractor.sex(pieces[1].trimmingCharacters(in: .whitespaces)) {
+            // The letter's share of a word read whole ("Gender:M").
+            var box = last.box
+            let n = last.text.count
+            if n > 1 { (box.x, box.width) = (box.x + box.width - box.width / n, box.width / n) }
+            return Field(value: value, confidence: (last.confidence * 10).rounded() / 10, box: box, needsReview: true)
         }
         return nil
     }

@@ -90,6 +90,22 @@ final class TesseractHandle {
         self.language = language
     }
 
+    /// A handle on traineddata held in memory (`TrainedData`), for LSTM recognition only.
+    init(data: Data, language: String) throws(OCRError) {
+        guard let api = TessBaseAPICreate() else { throw OCRError(.engineFailed, path: "tesseract", "cannot create a handle") }
+        TessBaseAPISetVariable(api, "debug_file", "/dev/null")
+        let loaded = data.withUnsafeBytes { raw in
+            TessBaseAPIInit5(api, raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(raw.count), language, OEM_LSTM_ONLY, nil, 0, nil, nil, 0, 0)
+        }
+        guard loaded == 0 else {
+            TessBaseAPIDelete(api)
+            throw OCRError(.engineFailed, path: "tesseract", "cannot load language data '\(language)' from memory")
+        }
+        TessBaseAPISetVariable(api, "tessedit_do_invert", "0")
+        self.api = api
+        self.language = language
+    }
+
     deinit {
         TessBaseAPIEnd(api)
         TessBaseAPIDelete(api)

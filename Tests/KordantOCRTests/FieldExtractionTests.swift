@@ -287,7 +287,9 @@ struct WordPage {
         #expect(value(f, "nationality") == "NGA" && value(f, "document_number") == "K8717895" && value(f, "sex") == "F")
         #expect(value(f, "date_of_birth") == "1993-09-05" && value(f, "expiry_date") == "2027-08-02")
         #expect(f.values.allSatisfy { $0.needsReview })
-        #expect(f["surname"] == nil && f["given_names"] == nil)
+        // The names, in capitals one above the other in the column of the values: surname first,
+        // as in every ICAO visual zone, and for review (the fax's "BFNOIF" is as read).
+        #expect(value(f, "surname") == "LE GOFF" && value(f, "given_names") == "BFNOIF")
         // Two country codes (the issuer's and the holder's), two numbers, a letter glued to a
         // mark, and dates ten years apart (issue and expiry): only the expiry is taken.
         let ambiguous = ["PASSPORT", "Code UTO", "UTO", "NGA", "K8717895", "L1234567", "£3081562", "01 MAY 2020", "01 MAY 2030"]
@@ -300,6 +302,42 @@ struct WordPage {
         let labelled = FieldExtractor.idVisual(WordPage(["PASSPORT", "Passport No.", "K8717895", "NGA"]).lines)
         #expect(value(labelled, "document_number") == "K8717895" && labelled["document_number"]?.needsReview == false)
         #expect(labelled["nationality"]?.needsReview == true)
+    }
+
+    /// Names whose labels were not read are taken by their place, for review: the surname first
+    /// and the given names right below it (ICAO 9303's order), in the column of the values
+    /// found; with one name labelled, the cell right below it; never a title, a label, a country
+    /// code, or one of three names stacked.
+    @Test func namesTakenByTheirPlaceForReview() {
+        let unread = WordPage(card: [("Snmmnq   Date of birth", "UTOPIAN   15 January 1971"), ("Gvn   Sex", "MAX   M"),
+                                     ("Natonaltv   Document no.", "ESP   364249341")])
+        let f = FieldExtractor.idVisual(unread.lines)
+        #expect(value(f, "surname") == "UTOPIAN" && value(f, "given_names") == "MAX")
+        #expect(f["surname"]?.needsReview == true && f["given_names"]?.needsReview == true)
+        // Only the surname's label read: the name under it is the given names.
+        let one = FieldExtractor.idVisual(WordPage(["PASSPORT", "Surname", "DOS SANTOS", "ven names!", "MARIA GABRIELA", "Nationality", "ESP"]).lines)
+        #expect(value(one, "surname") == "DOS SANTOS" && one["surname"]?.needsReview == false)
+        #expect(value(one, "given_names") == "MARIA GABRIELA" && one["given_names"]?.needsReview == true)
+        // Inline labels of other lengths: the capitals after a garbled label, under the surname.
+        let inline = FieldExtractor.idVisual(WordPage(["RESIDENCE PERMIT", "Surname: KAHANANUI", "ven names! MALIA", "Nationality: ESP"]).lines)
+        #expect(value(inline, "given_names") == "MALIA" && inline["given_names"]?.needsReview == true)
+        // Three names stacked: which two are the holder's is not known.
+        let three = FieldExtractor.idVisual(WordPage(["PASSPORT", "xxxx", "DOE", "xxxx", "JOHN", "xxxx", "SMITH", "Nationality", "ESP"]).lines)
+        #expect(three["surname"] == nil && three["given_names"] == nil)
+        // A title, a country code or a label word is no name.
+        let titles = FieldExtractor.idVisual(WordPage(["IDENTITY CARD", "RESIDENCE PERMIT", "Nationality", "ESP", "UTO", "GBR"]).lines)
+        #expect(titles["surname"] == nil && titles["given_names"] == nil)
+        // A lone letter read onto a name from the next column (the sex) is not part of it.
+        var tight = WordPage()
+        tight.line("REPUBLIC OF UTOPIA", y: 50)
+        tight.line("DOS SANTOS", x: 100, y: 150)
+        tight.line("MARIA SOFIA F", x: 100, y: 200)
+        tight.line("Nationality", x: 100, y: 250, height: 20)
+        tight.line("ESP", x: 100, y: 280)
+        tight.line("Document no.", x: 340, y: 250, height: 20)
+        tight.line("B6414981", x: 340, y: 280)
+        let g = FieldExtractor.idVisual(tight.lines)
+        #expect(value(g, "surname") == "DOS SANTOS" && value(g, "given_names") == "MARIA SOFIA")
     }
 
     @Test func labelsReadGluedToTheirValues() {
@@ -322,6 +360,17 @@ struct WordPage {
             #expect(PageLayout.splitGlued(Word(text: text, confidence: 90, box: word.box, block: 1, paragraph: 1, line: 1, word: 1)).count == 1)
         }
         #expect(PageLayout.splitGlued(Word(text: "GenderF", confidence: 90, box: word.box, block: 1, paragraph: 1, line: 1, word: 1)).map(\.text) == ["Gender", "F"])
+        // The colon read as another mark, or as a second full stop; a digit for a letter in the label.
+        #expect(PageLayout.splitGlued(Word(text: "Nationality'NLD", confidence: 90, box: word.box, block: 1, paragraph: 1, line: 1, word: 1)).map(\.text) == ["Nationality'", "NLD"])
+        #expect(PageLayout.splitAtColon(Word(text: "No..X26D23991", confidence: 90, box: word.box, block: 1, paragraph: 1, line: 1, word: 1)).map(\.text) == ["No.:", "X26D23991"])
+        #expect(PageLayout.splitAtColon(Word(text: "D0B:02/11/1987", confidence: 90, box: word.box, block: 1, paragraph: 1, line: 1, word: 1)).map(\.text) == ["D0B:", "02/11/1987"])
+        #expect(PageLayout.labelKey("D0B") == "dob" && PageLayout.labelKey("1987") == "1987" && PageLayout.labelKey("X26D23991") == "x26d23991")
+        let misreadMarks = FieldExtractor.idVisual(WordPage(["RESIDENCE PERMIT", "D0B:02/11/1987 Gender:", "Citizenship: KEN", "Card No..X26D23991",
+                                                             "Nationality'NLD", "DOB: 25 August 2001 = Sex: M"]).lines)
+        #expect(value(misreadMarks, "date_of_birth") == "1987-02-11" && value(misreadMarks, "document_number") == "X26D23991")
+        #expect(value(misreadMarks, "nationality") == "KEN")
+        let marks = FieldExtractor.idVisual(WordPage(["RESIDENCE PERMIT", "Nationality'NLD", "DOB: 25 August 2001 = Sex: M"]).lines)
+        #expect(value(marks, "nationality") == "NLD" && value(marks, "date_of_birth") == "2001-08-25")
         // A nationality outside the ICAO list is a misreading: kept for review, not as read.
         let misread = FieldExtractor.idVisual(WordPage(["RESIDENCE PERMIT", "Nationality:JRL"]).lines)
         #expect(value(misread, "nationality") == "JRL" && misread["nationality"]?.needsReview == true)

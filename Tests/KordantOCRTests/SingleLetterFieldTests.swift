@@ -57,6 +57,34 @@ import Testing
         if field != nil { #expect(field?.needsReview == true) }
     }
 
+    /// A letter printed tight after its label ("Gender:M") that Tesseract took into the label's
+    /// box and dropped: the label read again as one line gives it back, for review; another
+    /// letter there is no sex.
+    @Test(arguments: [("M", "M"), ("P", nil)] as [(String, String?)])
+    func aLetterGluedToItsLabelIsReadAgain(_ printed: String, _ expected: String?) throws {
+        let worker = try OCRWorker(orientation: false)
+        let data = PDFBuilder.pdf([PDFBuilder.Page(text: "RESIDENCE PERMIT", placed: [
+            (72, 600, 14, "Surname:DOE"), (72, 570, 14, "Gender:\(printed)"), (72, 540, 14, "Nationality:UTO"),
+        ])])
+        let path = TestScratch.directory.appendingPathComponent("kordant-glued-\(getpid())-\(printed).pdf").path
+        try data.write(to: URL(fileURLWithPath: path))
+        let image = try PDFDocument(path: path).render(page: 0, dpi: 300)
+        var options = OCROptions()
+        options.kind = .id
+        let page = try worker.process(image: image, options: options)
+        // As Tesseract read it on a dev card: the label alone, its box over the letter too.
+        let words = page.words.map { w -> Word in
+            guard w.text.hasPrefix("Gender") else { return w }
+            var label = w
+            label.text = "Gender:"
+            return label
+        }
+        #expect(words.contains { $0.text == "Gender:" })
+        let field = try worker.singleLetterSex(words, image: image, resolution: 300)
+        #expect(field?.value.string == expected)
+        if let field { #expect(field.needsReview && field.box!.x > words.first { $0.text == "Gender:" }!.box.x + 100) }
+    }
+
     /// Another letter, or nothing, under the label gives no value: the reading is not forced
     /// into M, F or X.
     @Test(arguments: ["P", nil] as [String?])

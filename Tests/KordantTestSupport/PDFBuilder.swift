@@ -23,10 +23,10 @@ public enum PDFBuilder {
         let pageIds = pages.indices.map { 4 + 2 * $0 }
         objects.append("<< /Type /Catalog /Pages 2 0 R >>")
         objects.append("<< /Type /Pages /Kids [\(pageIds.map { "\($0) 0 R" }.joined(separator: " "))] /Count \(pages.count) >>")
-        objects.append("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+        objects.append("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
         for (i, p) in pages.enumerated() {
-            let content = (p.text.map { "BT /F1 36 Tf 72 \(p.height - 120) Td (\($0)) Tj ET" } ?? "0 0 0 rg 72 600 300 40 re f")
-                + p.placed.map { " BT /F1 \($0.size) Tf \($0.x) \($0.y) Td (\($0.text)) Tj ET" }.joined()
+            let content = (p.text.map { "BT /F1 36 Tf 72 \(p.height - 120) Td (\(literal($0))) Tj ET" } ?? "0 0 0 rg 72 600 300 40 re f")
+                + p.placed.map { " BT /F1 \($0.size) Tf \($0.x) \($0.y) Td (\(literal($0.text))) Tj ET" }.joined()
             objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [\(p.mediaBox ?? "0 0 \(p.width) \(p.height)")] /Resources << /Font << /F1 3 0 R >> >> /Contents \(pageIds[i] + 1) 0 R >>")
             objects.append("<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream")
         }
@@ -41,6 +41,12 @@ public enum PDFBuilder {
         for o in offsets { out += String(format: "%010d 00000 n \n", o) }
         out += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
         return Data(out.utf8)
+    }
+
+    /// A string's characters in WinAnsi (Latin-1 from 0xA0), those past ASCII as octal escapes
+    /// ("Müller" → `M\374ller`); ASCII text is written as it is.
+    static func literal(_ s: String) -> String {
+        s.unicodeScalars.map { c in c.value < 0x80 ? String(c) : c.value <= 0xFF ? "\\" + String(c.value, radix: 8) : "?" }.joined()
     }
 
 }

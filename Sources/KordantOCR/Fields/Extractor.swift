@@ -179,7 +179,7 @@ enum FieldExtractor {
     /// Visual-zone fields of an ID, from labels beside or above their values.
     static func idVisual(_ lines: [TextLine]) -> [String: Field] {
         let page = LabelledPage(lines: lines, kind: .id)
-        return review(byValueShape(page.layout, filling: page.labelled(idSpecs)))
+        return review(namesByPlace(page.layout, filling: byValueShape(page.layout, filling: page.labelled(idSpecs))))
     }
 
     /// Every label → value pair on the page (labels of every kind the engine knows, and any
@@ -477,7 +477,12 @@ struct LabelledPage {
         defer { rejectedBox.names.subtract(out.keys) }
         for hit in hits.joined().joined() {
             guard let field = hit.field, out[field] == nil, let spec = specs.first(where: { $0.field == field }) else { continue }
-            candidates: for (words, inline) in values(of: hit) {
+            candidates: for (read, inline) in values(of: hit) {
+                // Marks after the value, before the next label, are a rule or speck read as a
+                // word ("DOB: 25 August 2001 = Gender: M"): not part of it.
+                var end = read.count
+                while end > 1, PageLayout.key(read[end - 1].text).isEmpty { end -= 1 }
+                let words = Array(read[..<end])
                 // A label without a colon in front of a value: only for strictly shaped values (and on cards).
                 if inline && !hit.colon && !spec.structured && kind != .id { continue }
                 // A label read only in part vouches for a card's name printed as one, in capitals

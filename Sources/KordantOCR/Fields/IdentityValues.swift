@@ -69,4 +69,74 @@ extension FieldExtractor {
         }
         return fields
     }
+
+    /// Words of a document's title, never of a holder's name.
+    static let titleWords: Set<String> = ["REPUBLIC", "KINGDOM", "UNITED", "STATES", "FEDERAL", "NATIONAL", "PASSPORT",
+                                          "IDENTITY", "CARD", "RESIDENCE", "PERMIT", "DOCUMENT", "LICENCE", "LICENSE",
+                                          "DRIVER", "DRIVING", "PASSEPORT", "CARTE", "TITRE", "SEJOUR", "SÉJOUR"]
+
+    /// `found` with the names it lacks taken from their place, for review: in the visual zone of
+    /// every ICAO document the surname comes first and the given names directly below it. Only
+    /// capitals cells that are names (no label or title word, no country code) in the column of
+    /// values already found count; with one name found the cell right below (or above) it is the
+    /// other; with neither, exactly one such pair of cells one above the other on the page.
+    static func namesByPlace(_ layout: PageLayout, filling found: [String: Field]) -> [String: Field] {
+        guard found["surname"] == nil || found["given_names"] == nil else { return found }
+        var fields = found
+        let taken = found.values.compactMap(\.box)
+        let others = ["date_of_birth", "sex", "nationality", "document_number", "expiry_date"].compactMap { found[$0]?.box }
+        let segments = layout.rows.flatMap(\.segments)
+        typealias Cell = (value: String, words: [Word], box: BoundingBox, height: Int)
+        // A segment, or its capitals after a label read as garbage ("ven names! MALIA").
+        let phrases = segments.flatMap { s -> [[Word]] in
+            guard let start = s.words.firstIndex(where: { !$0.text.contains(where: \.isLowercase) }), start > 0,
+                  s.words[..<start].allSatisfy({ $0.text.contains(where: \.isLetter) }) else { return [s.words] }
+            return [s.words, Array(s.words[start...])]
+        }
+        let cells: [Cell] = phrases.compactMap { phrase in
+            var read = phrase
+            let h = PageLayout.median(read.map(\.box.height))
+            // A lone letter read onto the end of a name from the next column ("SOFIA F." beside a
+            // card's sex): it starts where other cells of that column start.
+            if read.count >= 2, let last = read.last, last.text.filter(\.isLetter).count == 1, last.text.count <= 2,
+               segments.contains(where: { $0.box.y > last.box.y + last.box.height || $0.box.y + $0.box.height < last.box.y ? abs($0.box.x - last.box.x) <= h : false }) {
+                read.removeLast()
+            }
+            let text = read.map(\.text).joined(separator: " ")
+            guard !text.contains(where: \.isLowercase), !read.contains(where: { w in taken.contains { $0.intersects(w.box) } }),
+                  let value = upperName(text)?.string, value.filter(\.isLetter).count >= 2,
+                  !(value.count == 3 && CountryCodes.all.contains(value)) else { return nil }
+            let words = value.split(separator: " ").map(String.init)
+            guard !words.contains(where: { titleWords.contains($0) || PageLayout.labelWords.contains(PageLayout.key($0)) }) else { return nil }
+            let box = read.dropFirst().reduce(read[0].box) { $0.union($1.box) }
+            return (value, read, box, h)
+        }
+        // In the column of the values found: left edges within a letter height and a half.
+        func aligned(_ a: BoundingBox, _ b: BoundingBox, _ h: Int) -> Bool { abs(a.x - b.x) <= max(3 * h / 2, 8) }
+        func inColumn(_ c: Cell) -> Bool { others.contains { aligned($0, c.box, c.height) } }
+        // `lower` directly below `upper`: the same column (or, after labels of other lengths, under
+        // it), the next line (a label line may sit between).
+        func below(_ lower: BoundingBox, _ upper: BoundingBox, _ h: Int) -> Bool {
+            let gap = lower.y - (upper.y + upper.height)
+            return (aligned(lower, upper, h) || PageLayout.overlapX(lower, upper)) && gap >= -h / 4 && gap <= 3 * max(h, upper.height)
+        }
+        func take(_ name: String, _ c: Cell) {
+            var f = field(.text(c.value), c.words)
+            f.needsReview = true
+            fields[name] = f
+        }
+        if let s = found["surname"]?.box {
+            if let c = cells.filter({ below($0.box, s, $0.height) }).min(by: { $0.box.y < $1.box.y }) { take("given_names", c) }
+        } else if let g = found["given_names"]?.box {
+            if let c = cells.filter({ below(g, $0.box, $0.height) }).max(by: { $0.box.y < $1.box.y }) { take("surname", c) }
+        } else {
+            let column = cells.filter(inColumn)
+            let pairs = column.flatMap { u in column.filter { $0.box.y > u.box.y && below($0.box, u.box, u.height) }.map { (u, $0) } }
+            // The lower name is the one right below: a third name cell under it makes the pair ambiguous.
+            guard pairs.count == 1, let (upper, lower) = pairs.first else { return fields }
+            take("surname", upper)
+            take("given_names", lower)
+        }
+        return fields
+    }
 }

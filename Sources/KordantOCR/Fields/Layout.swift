@@ -93,13 +93,32 @@ struct PageLayout {
 
     /// A label and its value read as one word when printed tight ("Sex:M", "DOB:01/02/1980"):
     /// two words, the box split by characters. Only after a label of letters (not "9:00", not
-    /// "https://").
+    /// "https://"), which may hold a digit read for a letter ("D0B:02/11/1987"). A colon read as
+    /// a second full stop or a comma after one ("No..X26D23991", "No.,X26D23991") is a colon
+    /// too, and the label keeps a colon in its place.
     static func splitAtColon(_ w: Word) -> [Word] {
         let chars = Array(w.text)
-        guard let i = chars.firstIndex(of: ":"), i >= 2, i + 1 < chars.count, chars[i + 1] != "/",
-              chars[..<i].allSatisfy({ $0.isLetter || $0 == "." }), chars[(i + 1)...].contains(where: { $0.isLetter || $0.isNumber })
+        guard let i = chars.indices.first(where: { chars[$0] == ":" || ($0 >= 2 && chars[$0 - 1] == "." && (chars[$0] == "." || chars[$0] == ",")) }),
+              i >= 2, i + 1 < chars.count, chars[i + 1] != "/",
+              chars[..<i].allSatisfy({ $0.isLetter || $0 == "." || letterLikeDigits[$0] != nil }),
+              chars[..<i].filter(\.isLetter).count >= 2,
+              chars[(i + 1)...].contains(where: { $0.isLetter || $0.isNumber })
         else { return [w] }
-        return divided(w, at: i + 1)
+        var parts = divided(w, at: i + 1)
+        if chars[i] != ":" { parts[0].text = String(chars[..<i]) + ":" }
+        return parts
+    }
+
+    /// Digits small print is read as in place of a letter ("D0B", "Fu11 name", "5ex").
+    static let letterLikeDigits: [Character: Character] = ["0": "o", "1": "l", "5": "s"]
+
+    /// ``key(_:)`` for matching a label: in a word of more letters than digits, the digits read
+    /// for letters are taken as those letters ("D0B" → "dob"). A number, or a code of digits
+    /// ("X26D23991"), is left as it is.
+    static func labelKey(_ s: String) -> String {
+        let k = key(s)
+        guard k.filter(\.isLetter).count > k.filter(\.isNumber).count, k.contains(where: { letterLikeDigits[$0] != nil }) else { return k }
+        return String(k.map { letterLikeDigits[$0] ?? $0 })
     }
 
     /// Marks no value starts with.
@@ -148,16 +167,19 @@ struct PageLayout {
     static let labelWords: Set<String> = Set((Vocabulary.deed + Vocabulary.optout + Vocabulary.id)
         .flatMap { $0.keys.flatMap { $0.split(separator: " ").map(String.init) } }.filter { $0.count >= 3 })
 
-    /// A label read glued to its value without a colon ("sumameHAILE", "GenderF", "date16"): a
-    /// word of lower-case letters that is (or is close to) a label word, then capitals or digits.
+    /// A label read glued to its value without a colon ("sumameHAILE", "GenderF", "date16"), or
+    /// with its colon read as another mark ("Nationality'NLD"): a word of lower-case letters
+    /// that is (or is close to) a label word, then capitals or digits.
     /// Two words, the box split by characters. A name ("McDONALD") or a brand ("LinkedIn") is
     /// left whole: its lower-case part is no label word.
     static func splitGlued(_ w: Word) -> [Word] {
         let chars = Array(w.text)
-        guard let i = chars.indices.dropFirst().first(where: { chars[$0].isUppercase || chars[$0].isNumber }), i >= 3,
-              chars[1..<i].allSatisfy({ $0.isLowercase }), chars[0].isLetter,
+        guard let i = chars.indices.dropFirst().first(where: { chars[$0].isUppercase || chars[$0].isNumber }), i >= 3 else { return [w] }
+        // A colon read as another mark stays with the label ("Nationality'NLD").
+        let end = "'’;|!".contains(chars[i - 1]) ? i - 1 : i
+        guard end >= 3, chars[1..<end].allSatisfy({ $0.isLowercase }), chars[0].isLetter,
               chars[i...].allSatisfy({ $0.isUppercase || $0.isNumber || "/-.,".contains($0) }) else { return [w] }
-        let head = String(chars[..<i]).lowercased()
+        let head = String(chars[..<end]).lowercased()
         guard labelWords.contains(where: { close(head, $0) }) else { return [w] }
         return divided(w, at: i)
     }
@@ -305,7 +327,7 @@ extension PageLayout {
     func labels(row r: Int, segment s: Int, vocabulary: [(field: String, keys: [[String]])], lenient: Bool = false,
                 card: Bool = false) -> [LabelHit] {
         let words = rows[r].segments[s].words
-        let keys = words.map { Self.key($0.text) }
+        let keys = words.map { Self.labelKey($0.text) }
         var hits: [LabelHit] = []
         var i = 0
         func make(_ start: Int, _ k: Int, _ field: String?) -> LabelHit {
