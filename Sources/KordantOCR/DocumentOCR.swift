@@ -385,16 +385,19 @@ public final class OCRWorker {
         }
     }
 
-    /// Characters in the words ``clearWords(_:)`` counts.
-    static func clearCharacters(_ page: PageText) -> Int {
-        page.words.reduce(0) { sum, w in
-            w.confidence >= 60 && w.text.filter { $0.isLetter || $0.isNumber }.count >= 2 ? sum + w.text.count : sum
-        }
+    /// A word read clearly: two letters or digits or more, at confidence 60 or over.
+    static func isClear(_ w: Word) -> Bool {
+        w.confidence >= 60 && w.text.filter { $0.isLetter || $0.isNumber }.count >= 2
     }
 
-    /// Words of a reading read clearly: two letters or digits or more, at confidence 60 or over.
+    /// Characters in the words ``clearWords(_:)`` counts.
+    static func clearCharacters(_ page: PageText) -> Int {
+        page.words.reduce(0) { isClear($1) ? $0 + $1.text.count : $0 }
+    }
+
+    /// Words of a reading read clearly (``isClear(_:)``).
     static func clearWords(_ page: PageText) -> Int {
-        page.words.filter { w in w.confidence >= 60 && w.text.filter { $0.isLetter || $0.isNumber }.count >= 2 }.count
+        page.words.filter(isClear).count
     }
 
     /// The field extractor's labels for `sex` ("sex", "gender"), as one word's letters.

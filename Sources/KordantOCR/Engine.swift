@@ -71,36 +71,33 @@ final class TesseractHandle {
     private let api: OpaquePointer
     let language: String
 
-    init(language: String = "eng") throws(OCRError) {
+    convenience init(language: String = "eng") throws(OCRError) {
+        // nil datapath: Tesseract's compiled-in tessdata directory, or TESSDATA_PREFIX.
+        try self.init(language: language, load: { TessBaseAPIInit3($0, nil, language) },
+                      failure: "cannot load language data '\(language)' (install tesseract-ocr-\(language == "osd" ? "osd" : language) or set TESSDATA_PREFIX)")
+    }
+
+    /// A handle on traineddata held in memory (`TrainedData`), for LSTM recognition only.
+    convenience init(data: Data, language: String) throws(OCRError) {
+        try self.init(language: language, load: { api in
+            data.withUnsafeBytes { raw in
+                TessBaseAPIInit5(api, raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(raw.count), language, OEM_LSTM_ONLY, nil, 0, nil, nil, 0, 0)
+            }
+        }, failure: "cannot load language data '\(language)' from memory")
+    }
+
+    private init(language: String, load: (OpaquePointer) -> Int32, failure: String) throws(OCRError) {
         guard let api = TessBaseAPICreate() else { throw OCRError(.engineFailed, path: "tesseract", "cannot create a handle") }
         // tprintf goes to stderr by default; the libraries never print.
         TessBaseAPISetVariable(api, "debug_file", "/dev/null")
-        // nil datapath: Tesseract's compiled-in tessdata directory, or TESSDATA_PREFIX.
-        guard TessBaseAPIInit3(api, nil, language) == 0 else {
+        guard load(api) == 0 else {
             TessBaseAPIDelete(api)
-            throw OCRError(.engineFailed, path: "tesseract",
-                           "cannot load language data '\(language)' (install tesseract-ocr-\(language == "osd" ? "osd" : language) or set TESSDATA_PREFIX)")
+            throw OCRError(.engineFailed, path: "tesseract", failure)
         }
         // Tesseract re-reads every line it reads with a mean confidence under 0.7 a second time,
         // inverted, in case it is light text on a dark band. On scans and photos that is mostly
         // a poorly printed dark-on-light line, read twice for nothing: 10–25 % of the recognition
         // time of a degraded page (see benchmarks/README.md, issue 19, for what it cost and kept).
-        TessBaseAPISetVariable(api, "tessedit_do_invert", "0")
-        self.api = api
-        self.language = language
-    }
-
-    /// A handle on traineddata held in memory (`TrainedData`), for LSTM recognition only.
-    init(data: Data, language: String) throws(OCRError) {
-        guard let api = TessBaseAPICreate() else { throw OCRError(.engineFailed, path: "tesseract", "cannot create a handle") }
-        TessBaseAPISetVariable(api, "debug_file", "/dev/null")
-        let loaded = data.withUnsafeBytes { raw in
-            TessBaseAPIInit5(api, raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(raw.count), language, OEM_LSTM_ONLY, nil, 0, nil, nil, 0, 0)
-        }
-        guard loaded == 0 else {
-            TessBaseAPIDelete(api)
-            throw OCRError(.engineFailed, path: "tesseract", "cannot load language data '\(language)' from memory")
-        }
         TessBaseAPISetVariable(api, "tessedit_do_invert", "0")
         self.api = api
         self.language = language

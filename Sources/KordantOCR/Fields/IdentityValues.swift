@@ -16,11 +16,7 @@ extension FieldExtractor {
         // E3081562), and the cell is no value.
         // A cell whose garbled label was read into it ("Litverw NGA", "Perum No 124669540") also
         // gives the capitals and digits after the label's small letters.
-        let phrases = layout.rows.flatMap(\.segments).flatMap { s -> [[Word]] in
-            guard let start = s.words.firstIndex(where: { w in !w.text.contains(where: \.isLowercase) || w.text.contains(where: \.isNumber) }),
-                  start > 0, s.words[..<start].allSatisfy({ $0.text.contains(where: \.isLetter) }) else { return [s.words] }
-            return [s.words, Array(s.words[start...])]
-        }
+        let phrases = Self.phrases(layout.rows.flatMap(\.segments)) { w in !w.text.contains(where: \.isLowercase) || w.text.contains(where: \.isNumber) }
         let cells: [(text: String, words: [Word])] = phrases.compactMap { phrase in
             guard !phrase.contains(where: { $0.text.contains("<") }), !phrase.contains(where: { w in taken.contains { $0.intersects(w.box) } }) else { return nil }
             var words = phrase[...]
@@ -70,6 +66,16 @@ extension FieldExtractor {
         return fields
     }
 
+    /// Each segment, and where words of letters (a garbled label) come first, also the words from
+    /// the first one that can start a value on.
+    static func phrases(_ segments: [Segment], valueStart: (Word) -> Bool) -> [[Word]] {
+        segments.flatMap { s -> [[Word]] in
+            guard let start = s.words.firstIndex(where: valueStart), start > 0,
+                  s.words[..<start].allSatisfy({ $0.text.contains(where: \.isLetter) }) else { return [s.words] }
+            return [s.words, Array(s.words[start...])]
+        }
+    }
+
     /// Words of a document's title, never of a holder's name.
     static let titleWords: Set<String> = ["REPUBLIC", "KINGDOM", "UNITED", "STATES", "FEDERAL", "NATIONAL", "PASSPORT",
                                           "IDENTITY", "CARD", "RESIDENCE", "PERMIT", "DOCUMENT", "LICENCE", "LICENSE",
@@ -88,18 +94,14 @@ extension FieldExtractor {
         let segments = layout.rows.flatMap(\.segments)
         typealias Cell = (value: String, words: [Word], box: BoundingBox, height: Int)
         // A segment, or its capitals after a label read as garbage ("ven names! MALIA").
-        let phrases = segments.flatMap { s -> [[Word]] in
-            guard let start = s.words.firstIndex(where: { !$0.text.contains(where: \.isLowercase) }), start > 0,
-                  s.words[..<start].allSatisfy({ $0.text.contains(where: \.isLetter) }) else { return [s.words] }
-            return [s.words, Array(s.words[start...])]
-        }
+        let phrases = Self.phrases(segments) { !$0.text.contains(where: \.isLowercase) }
         let cells: [Cell] = phrases.compactMap { phrase in
             var read = phrase
             let h = PageLayout.median(read.map(\.box.height))
             // A lone letter read onto the end of a name from the next column ("SOFIA F." beside a
             // card's sex): it starts where other cells of that column start.
             if read.count >= 2, let last = read.last, last.text.filter(\.isLetter).count == 1, last.text.count <= 2,
-               segments.contains(where: { $0.box.y > last.box.y + last.box.height || $0.box.y + $0.box.height < last.box.y ? abs($0.box.x - last.box.x) <= h : false }) {
+               segments.contains(where: { ($0.box.y > last.box.y + last.box.height || $0.box.y + $0.box.height < last.box.y) && abs($0.box.x - last.box.x) <= h }) {
                 read.removeLast()
             }
             let text = read.map(\.text).joined(separator: " ")
