@@ -113,7 +113,8 @@ public final class AudioFileReader {
         var sfinfo = SF_INFO()
         guard let h = sf_open(path, Int32(SFM_READ), &sfinfo) else {
             let reason = String(cString: sf_strerror(nil))
-            if (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0 {
+            var st = stat()
+            if stat(path, &st) == 0, st.st_size == 0 {  // (stat follows a symbolic link to the file)
                 throw AudioError(.unreadable, path: path, "empty file (0 bytes)")
             }
             if let (kind, detail) = facts?.openFailure { throw AudioError(kind, path: path, detail) }

@@ -145,7 +145,8 @@ public enum BatchInput {
     static func manifest(_ path: String) throws -> [(Int, JSONValue)] {
         guard FileManager.default.fileExists(atPath: path) else { throw BatchInputError(path: path, message: "no such file or folder") }
         // An empty manifest is an empty batch; not read, as FoundationEssentials leaks a 4 KB buffer reading a 0-byte file.
-        if ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil) == 0 { return [] }
+        var st = stat()
+        if stat(path, &st) == 0, st.st_size == 0 { return [] }  // (stat follows a symbolic link to the file)
         guard let data = FileManager.default.contents(atPath: path) else { throw BatchInputError(path: path, message: "cannot read the manifest") }
         var out: [(Int, JSONValue)] = []
         for (i, raw) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {

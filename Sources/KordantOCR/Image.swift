@@ -104,7 +104,10 @@ public enum ImageLoader {
             throw OCRError(.notFound, path: path, "no such file")
         }
         if isDirectory.boolValue { throw OCRError(.unreadable, path: path, "is a directory, not an image") }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        // stat follows a symbolic link (FileManager's attributes describe the link itself, and a
+        // linked PNG was taken for a truncated one).
+        var st = stat()
+        let size = stat(path, &st) == 0 ? Int(st.st_size) : 0
         if size == 0 { throw OCRError(.unreadable, path: path, "empty file (0 bytes)") }
         // PNG and JPEG, most scans, are decoded here with libpng's and libjpeg's messages kept off
         // stderr (Leptonica's readers leave their print-to-stderr defaults); the rest go to Leptonica.

@@ -432,6 +432,17 @@ struct WordPage {
         #expect(g["consideration"] == nil)
     }
 
+    /// An amount whose comma was read as a full stop ("$2.258,000.00") is no amount: never the
+    /// $2.25 it begins with, by its label, a sentence or alone on the page.
+    @Test(arguments: ["APN: 2746159 Total Consideration: $2.258,000.00", "for and in consideration of $2.258,000.00, hereby grants",
+                      "Grantor, for $2.258,000.00 paid", "the sum of $2.258,000.00 paid"])
+    func anAmountIsTakenWholeOrNotAtAll(line: String) {
+        let f = FieldExtractor.deed(WordPage(["GRANT DEED", line, "Transferor: Ayse Gul Celik"]).lines)
+        #expect(f["consideration"] == nil, "\(f["consideration"].map { "\($0.value)" } ?? "")")
+        let g = FieldExtractor.deed(WordPage(["GRANT DEED", line.replacingOccurrences(of: "2.258,000", with: "2,258,000")]).lines)
+        #expect(value(g, "consideration") == "2258000.0")
+    }
+
     /// A name with a mark or digit read for a letter is mended, for review; particles of many
     /// languages are part of a name.
     @Test func namesWithAMarkForALetter() {
@@ -441,6 +452,17 @@ struct WordPage {
         #expect(FieldExtractor.lettersMended("Unit 12") == nil && FieldExtractor.lettersMended("Ana Lopez") == nil)
         #expect(FieldExtractor.fullName("María de los Ángeles García Márquez")?.string == "María de los Ángeles García Márquez")
         #expect(FieldExtractor.fullName("Luca della Robbia")?.string == "Luca della Robbia")
+    }
+
+    /// Two parties with long names run past ten words together, each within ten; a narrative
+    /// deed's "X and Y, Grantor," gives both. Eleven words of one party are no name.
+    @Test func twoPartiesWithLongNames() {
+        let both = "Pádraig Liam O'Brien-Ó Súilleabháin and Abdul Aziz Abu Bakr Al Siddiq"
+        #expect(FieldExtractor.fullName(both)?.string == both)
+        let f = FieldExtractor.deed(WordPage(["WARRANTY DEED", both + ", Grantor, for and in consideration of $1,899,000.00,",
+                                              "hereby grants to Sione Tupou, Grantee, the real property"]).lines)
+        #expect(value(f, "grantor") == both && f["grantor"]?.needsReview != true)
+        #expect(FieldExtractor.fullName("Abdul Aziz Abu Bakr Al Siddiq Abdul Aziz Abu Bakr Al") == nil)
     }
 
     /// Photocopy speckle read as marks stuck to words: cut off, so the values beside their labels

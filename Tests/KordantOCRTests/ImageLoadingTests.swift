@@ -21,6 +21,23 @@ import KordantTestSupport
         #expect(loaded[0].width == page.width && loaded[0].height == page.height)
     }
 
+    /// A symbolic link to a page loads as the page (the size check once read the link's own
+    /// size and called the PNG truncated); a link to an empty file is still an empty file.
+    @Test func aLinkedPageLoadsAsThePage() throws {
+        let page = Self.root + "/TestDocuments/optout_form.lowres.png"
+        let link = TestScratch.directory.appendingPathComponent("linked-\(getpid()).png").path
+        let emptyFile = TestScratch.directory.appendingPathComponent("empty-\(getpid()).png").path
+        let emptyLink = TestScratch.directory.appendingPathComponent("linked-empty-\(getpid()).png").path
+        defer { for p in [link, emptyFile, emptyLink] { try? FileManager.default.removeItem(atPath: p) } }
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: page)
+        #expect(FileManager.default.createFile(atPath: emptyFile, contents: Data()))
+        try FileManager.default.createSymbolicLink(atPath: emptyLink, withDestinationPath: emptyFile)
+        let loaded = try ImageLoader.load(path: link)
+        let original = try ImageLoader.load(path: page)
+        #expect(loaded.count == 1 && loaded[0].width == original[0].width && loaded[0].height == original[0].height)
+        #expect(throws: OCRError(.unreadable, path: emptyLink, "empty file (0 bytes)")) { try ImageLoader.load(path: emptyLink) }
+    }
+
     @Test func multipageTIFFLoadsEveryPage() throws {
         let pages = try ImageLoader.load(path: Self.root + "/TestDocuments/optout_both.multipage.tif")
         #expect(pages.count == 2)

@@ -309,6 +309,34 @@ import Testing
         #expect(!mrz.valid || mrz.lines == truth)
     }
 
+    /// A strip with a TD2 zone photographed on a grey cloth (Tests/Fixtures/mrz/README.md): past
+    /// each end of both lines, one empty cell on, the cloth broken up along the strip's edge
+    /// gives a glyph-sized speck in line with the text. The lines chain over 40 cells; without
+    /// their lone end glyphs they fill 36, and the band is read as the TD2 zone it is.
+    @Test func lonelySpecksPastALinesEndsDoNotLengthenIt() throws {
+        let image = try ImageLoader.load(path: Self.root + "/Tests/Fixtures/mrz/td2-strip-on-cloth.jpg")[0]
+        let pix8 = LeptImage(try #require(pixConvertRGBToGrayMinMax(image.pix, Int32(L_CHOOSE_MAX))))
+        let first = try #require(MRZLocator.locate(pix8: pix8.pix, scale: 1).first)
+        #expect(first.length == 36 && first.lines.count == 2 && !first.partial)
+        let mrz = try #require(MRZScanner.scan(image, tesseract: try TesseractHandle()))
+        let truth = ["IPBLRGARCIA<MARQUEZ<<SOL<<<<<<<<<<<<", "GZ01500423TUR7504150M3105191<<<<<<<8"]
+        #expect(mrz.format == .td2 && Self.wrongCharacters(mrz.lines, truth) <= 1, "\(mrz.lines)")
+        #expect(!mrz.valid || mrz.lines == truth)
+    }
+
+    /// Lone end glyphs are dropped only where what is left fills its cells and fits another
+    /// format: a 44-cell line missing a few fillers before its last glyph keeps its length.
+    @Test(arguments: [([-2] + Array(0..<36) + [37], Array(0..<36) + [37], 36),   // specks past a TD2 strip's ends
+                      (Array(0..<38) + [40], Array(0..<44), 44),                 // a TD3 line with faint fillers
+                      (Array(stride(from: 0, to: 37, by: 2)) + [39], Array(0..<38) + [40], 44)])  // a sparse core
+    func loneEndGlyphsShortenALineOnlyToAFilledFormat(top: [Int], bottom: [Int], length: Int) throws {
+        func chain(_ ks: [Int], y: Double) -> MRZLocator.Chain {
+            MRZLocator.Chain(points: ks.map { MRZLocator.Point(x: 100 + 20 * Double($0), y: y, k: $0) }, pitch: 20, ux: 1, uy: 0)
+        }
+        let band = try #require(MRZLocator.geometry([chain(top, y: 100), chain(bottom, y: 135)]))
+        #expect(band.length == length)
+    }
+
     /// A page photographed at an angle leans its glyphs. TestDocuments' passport and card,
     /// sheared by 20° (and halved, softened): sampled upright, their cells match OCR-B too
     /// poorly to be taken for a zone, or read badly; the reader finds the slant the glyphs lean

@@ -333,7 +333,9 @@ private struct Page {
     }
 
     func fits(_ path: String) -> Bool {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int).map { $0 <= options.maxEmbeddedBytes } ?? false
+        // stat follows a symbolic link: the size of the link itself would let any file in.
+        var st = stat()
+        return stat(path, &st) == 0 && Int(st.st_size) <= options.maxEmbeddedBytes
     }
 
     func small(_ path: String) -> Data? { fits(path) ? FileManager.default.contents(atPath: path) : nil }

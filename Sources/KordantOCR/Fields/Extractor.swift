@@ -99,8 +99,8 @@ enum FieldExtractor {
             ?? find(text, #"([A-Z][\p{L}.'-]+(?: [A-Z][\p{L}.'-]+){0,2}) County\b"#, sensitive: true, transform: county)
         f["state"] = f["state"] ?? find(text, #"(?i:State of)\s+([A-Z][a-z]+(?: [A-Z][a-z]+)?)"#, sensitive: true, transform: state)
         f["consideration"] = f["consideration"]
-            ?? find(text, #"(?:consideration|sum|price)\D{0,60}?(\$\s?[0-9][0-9,]*(?:\.[0-9]{2})?)"#, transform: amount)
-            ?? find(text, #"\bfor\s+(\$\s?[0-9][0-9,]*(?:\.[0-9]{2})?)"#, transform: amount)
+            ?? find(text, #"(?:consideration|sum|price)\D{0,60}?(\$\s?[0-9][0-9,]*(?:\.[0-9]{2})?)"# + wholeAmount, transform: amount)
+            ?? find(text, #"\bfor\s+(\$\s?[0-9][0-9,]*(?:\.[0-9]{2})?)"# + wholeAmount, transform: amount)
             ?? onlyAmount(text)
         let address = #"([0-9]+[^,]*(?:,\s*(?:Apt|Unit|Suite|#)[^,]*)?,\s*[\p{L} .'-]+,?\s+[A-Za-z][A-Za-z ]*?\s+[0-9]{5}(?:-[0-9]{4})?)"#
         f["property_address"] = f["property_address"]
@@ -308,11 +308,15 @@ enum FieldExtractor {
     /// Ea $1,629,500.00"): a deed's price is the amount it states; with two or more (a fee, a
     /// tax) none is taken. For review: nothing but its being alone says what it is.
     static func onlyAmount(_ lines: [TextLine]) -> Field? {
-        let found = findAll(lines, #"(\$\s?[0-9][0-9,]*(?:\.[0-9]{2})?)"#, transform: amount)
+        let found = findAll(lines, #"(\$\s?[0-9][0-9,]*(?:\.[0-9]{2})?)"# + wholeAmount, transform: amount)
         guard var f = found.first, found.allSatisfy({ $0.value == f.value }) else { return nil }
         f.needsReview = true
         return f
     }
+
+    /// An amount is taken only whole: "$2.258,000.00" (a comma read as a full stop) once gave
+    /// $2.25, sure of itself. No digit may follow, nor a mark and a digit.
+    static let wholeAmount = #"(?![.,]?[0-9])"#
 
     /// "X, Grantor" on a line of its own is a signature line: one of the parties, maybe not all.
     static func signature(_ f: Field?) -> Field? {

@@ -89,7 +89,8 @@ extension FieldExtractor {
     }
 
     /// A person's or company's name: letters (any script), spaces, and . ' ’ - &, at least two
-    /// letters, no digits, at most ten words. Quotes, brackets and trailing role words go.
+    /// letters, no digits, at most ten words a party ("X and Y": up to four parties). Quotes,
+    /// brackets and trailing role words go.
     static func name(_ s: String) -> FieldValue? {
         // A hyphen read with a space beside it ("MIN- JUN", "OKONKWO - EZE") joins a double name.
         let joined = s.replacingOccurrences(of: #"(?<=\p{L})\s*-\s+(?=\p{L})|(?<=\p{L})\s+-\s*(?=\p{L})"#, with: "-", options: .regularExpression)
@@ -98,7 +99,11 @@ extension FieldExtractor {
         t = trimmed(t)
         if t.hasSuffix(" and") || t.hasSuffix(" AND") { return nil }
         let words = t.split(separator: " ")
-        guard (1...10).contains(words.count), t.filter(\.isLetter).count >= 2, !t.contains(where: \.isNumber),
+        // Up to ten words a party: two parties ("Pádraig Liam O'Brien-Ó Súilleabháin and Abdul
+        // Aziz Abu Bakr Al Siddiq") may run past ten together.
+        let parties = t.components(separatedBy: " and ").flatMap { $0.components(separatedBy: " AND ") }.flatMap { $0.components(separatedBy: " & ") }
+        guard !words.isEmpty, parties.count <= 4, parties.allSatisfy({ (1...10).contains($0.split(separator: " ").count) }),
+              t.filter(\.isLetter).count >= 2, !t.contains(where: \.isNumber),
               t.allSatisfy({ $0.isLetter || " .'’-&,ʻ".contains($0) }) else { return nil }
         if t.hasPrefix(".") || t.hasPrefix("-") || t.hasSuffix("-") { return nil }
         // Two marks in a row ("L..", "O''Neil") are a speck read beside a mark: not as printed.

@@ -566,23 +566,24 @@ enum MRZLocator {
             let s = Int(shifts[shifts.count / 2].rounded())
             indexed.append(l.points.map { Point(x: $0.x, y: $0.y, k: $0.k + s) })
         }
-        let kMin = indexed.flatMap { $0.map(\.k) }.min()!, kMax = indexed.flatMap { $0.map(\.k) }.max()!
-        let span = kMax - kMin + 1
-        let longest = indexed.map { ($0.map(\.k).max()! - $0.map(\.k).min()! + 1) }.max()!
+        // A speck of background standing alone at a line's end, past a cell with nothing in it,
+        // makes the line look longer than it is: where a white strip lies on a dark cloth, the
+        // local threshold breaks the cloth along the strip's edge into glyph-sized pieces in line
+        // with the text. A 36-character band read over 40 cells was taken for 44, whose blank
+        // cells then failed the reader. Without such lone end glyphs, lines that fill their
+        // cells (nine in ten or more) and fit another format are read in that one.
+        let lone = indexed.map(Self.withoutLoneEnds)
+        let seen = Self.length(of: indexed, lines: stack.count, partialLength: partialLength)
         let length: Int
-        if let partialLength {
-            guard stack.count == 2, longest >= 18, longest < partialLength - 8, span < partialLength else { return nil }
-            length = partialLength
-        } else if stack.count == 3 {
-            guard longest >= 24, span <= 33 else { return nil }
-            length = 30
-        } else if longest >= 39 && span <= 47 {
-            length = 44
-        } else if longest >= 31 && span <= 38 {
-            length = 36
+        if partialLength == nil, let core = Self.length(of: lone, lines: stack.count), core != seen, lone.allSatisfy(Self.filled) {
+            (indexed, length) = (lone, core)
+        } else if let seen {
+            length = seen
         } else {
             return nil
         }
+        let kMin = indexed.flatMap { $0.map(\.k) }.min()!, kMax = indexed.flatMap { $0.map(\.k) }.max()!
+        let span = kMax - kMin + 1
         // Windows of `length` cells covering what was seen (several when an end is missing).
         var starts: [Int] = []
         if span <= length {
@@ -607,6 +608,38 @@ enum MRZLocator {
         let order = grids.indices.sorted { grids[$0].e + grids[$0].f * grids[$0].t(Double(kMin)) < grids[$1].e + grids[$1].f * grids[$1].t(Double(kMin)) }
         return MRZGeometry(length: length, lines: order.map { grids[$0] }, starts: partialLength == nil ? Array(starts.prefix(4)) : starts,
                            evidence: indexed.reduce(0) { $0 + $1.count }, partial: partialLength != nil)
+    }
+
+    /// The format length of a stack of `lines` lines whose cells (indexed in one frame) are
+    /// `indexed`, or nil when they fit none. With `partialLength`, two lines seen over at least
+    /// 18 cells but too short for any format are taken for that length.
+    static func length(of indexed: [[Point]], lines: Int, partialLength: Int? = nil) -> Int? {
+        let ks = indexed.flatMap { $0.map(\.k) }
+        guard let kMin = ks.min(), let kMax = ks.max() else { return nil }
+        let span = kMax - kMin + 1
+        let longest = indexed.map { ($0.map(\.k).max() ?? 0) - ($0.map(\.k).min() ?? 0) + 1 }.max() ?? 0
+        if let partialLength {
+            guard lines == 2, longest >= 18, longest < partialLength - 8, span < partialLength else { return nil }
+            return partialLength
+        }
+        if lines == 3 { return longest >= 24 && span <= 33 ? 30 : nil }
+        if longest >= 39 && span <= 47 { return 44 }
+        if longest >= 31 && span <= 38 { return 36 }
+        return nil
+    }
+
+    /// A line's cells without a glyph standing alone at either end (past an empty cell).
+    static func withoutLoneEnds(_ line: [Point]) -> [Point] {
+        var l = line.sorted { $0.k < $1.k }
+        if l.count > 2, l[1].k - l[0].k >= 2 { l.removeFirst() }
+        if l.count > 2, l[l.count - 1].k - l[l.count - 2].k >= 2 { l.removeLast() }
+        return l
+    }
+
+    /// Whether a line has a glyph in nine of ten cells or more between its ends.
+    static func filled(_ line: [Point]) -> Bool {
+        guard let first = line.first, let last = line.last else { return false }
+        return 10 * line.count >= 9 * (last.k - first.k + 1)
     }
 
     /// Least-squares t = (a·k + b)/(c·k + 1), linearised as t = a·k + b − c·k·t; falls back to
