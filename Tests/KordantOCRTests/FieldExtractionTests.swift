@@ -454,6 +454,17 @@ struct WordPage {
         #expect(FieldExtractor.fullName("Luca della Robbia")?.string == "Luca della Robbia")
     }
 
+    /// A state code read with a digit for a letter ("State: 1X") is the one code its look-alike
+    /// letters spell, for review; a code they spell two ways ("M0": MO or MD) is no value.
+    @Test func aStateCodeWithADigitForALetter() {
+        let f = FieldExtractor.optout(WordPage(["REMOVAL REQUEST — BeenVerified", "City: Austin State: 1X", "ZIP Code: 78701"]).lines)
+        #expect(value(f, "state") == "TX" && f["state"]?.needsReview == true && value(f, "zip") == "78701")
+        #expect(FieldExtractor.stateMended("0H") == "OH" && FieldExtractor.stateMended("C0") == "CO" && FieldExtractor.stateMended("5C") == "SC")
+        #expect(FieldExtractor.stateMended("M0") == nil && FieldExtractor.stateMended("1N") == nil && FieldExtractor.stateMended("TX") == nil)
+        let g = FieldExtractor.optout(WordPage(["REMOVAL REQUEST — BeenVerified", "City: Baltimore State: M0", "ZIP Code: 21201"]).lines)
+        #expect(g["state"] == nil)
+    }
+
     /// Two parties with long names run past ten words together, each within ten; a narrative
     /// deed's "X and Y, Grantor," gives both. Eleven words of one party are no name.
     @Test func twoPartiesWithLongNames() {

@@ -287,9 +287,23 @@ enum FieldExtractor {
         }
     }
 
-    /// `text` mended for `field` (a date's digits, a name's letters), or nil when nothing changes.
+    /// `text` mended for `field` (a date's digits, a name's letters, a state code's letters), or
+    /// nil when nothing changes.
     static func mended(_ text: String, field: String) -> String? {
-        dateFields.contains(field) ? digitsMended(text) : nameFields.contains(field) ? lettersMended(text) : nil
+        if field == "state" { return stateMended(text) }
+        return dateFields.contains(field) ? digitsMended(text) : nameFields.contains(field) ? lettersMended(text) : nil
+    }
+
+    /// A two-letter state code read with a digit for a letter ("1X" for TX): the one code its
+    /// digits' look-alike letters spell, or nil when they spell none or several ("M0": MO or MD).
+    static func stateMended(_ text: String) -> String? {
+        let t = text.trimmingCharacters(in: CharacterSet(charactersIn: " .,;")).uppercased()
+        guard t.count == 2, t.contains(where: \.isNumber), t.allSatisfy({ $0.isNumber || ("A"..."Z").contains($0) }) else { return nil }
+        let alike: [Character: [Character]] = ["0": ["O", "D"], "1": ["I", "L", "T"], "2": ["Z"], "4": ["A"], "5": ["S"],
+                                               "6": ["G"], "7": ["T"], "8": ["B"]]
+        let options = t.map { alike[$0] ?? ($0.isNumber ? [] : [$0]) }
+        let codes = options[0].flatMap { a in options[1].map { b in String([a, b]) } }.filter(states.values.contains)
+        return codes.count == 1 ? codes[0] : nil
     }
 
     /// `text` with each space-separated token mapped; nil when nothing changes.
