@@ -371,9 +371,14 @@ struct WordPage {
         #expect(value(misreadMarks, "nationality") == "KEN")
         let marks = FieldExtractor.idVisual(WordPage(["RESIDENCE PERMIT", "Nationality'NLD", "DOB: 25 August 2001 = Sex: M"]).lines)
         #expect(value(marks, "nationality") == "NLD" && value(marks, "date_of_birth") == "2001-08-25")
-        // A nationality outside the ICAO list is a misreading: kept for review, not as read.
+        // A nationality outside the ICAO list is a misreading: taken for the one code a
+        // look-alike letter gives, else kept as read; for review either way.
         let misread = FieldExtractor.idVisual(WordPage(["RESIDENCE PERMIT", "Nationality:JRL"]).lines)
-        #expect(value(misread, "nationality") == "JRL" && misread["nationality"]?.needsReview == true)
+        #expect(value(misread, "nationality") == "IRL" && misread["nationality"]?.needsReview == true)
+        let unknown = FieldExtractor.idVisual(WordPage(["RESIDENCE PERMIT", "Nationality:WQW"]).lines)
+        #expect(value(unknown, "nationality") == "WQW" && unknown["nationality"]?.needsReview == true)
+        #expect(FieldExtractor.nationalityMended("N0R") == "NOR" && FieldExtractor.nationalityMended("CBR") == "GBR")
+        #expect(FieldExtractor.nationalityMended("OEU") == "DEU" && FieldExtractor.nationalityMended("ZZZ") == nil)
         #expect(f["nationality"]?.needsReview == false)
     }
 

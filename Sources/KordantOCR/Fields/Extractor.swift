@@ -294,14 +294,38 @@ enum FieldExtractor {
         return dateFields.contains(field) ? digitsMended(text) : nameFields.contains(field) ? lettersMended(text) : nil
     }
 
+    /// A nationality code no state has, one character a look-alike of the printed one ("JRL" for
+    /// IRL): the one ICAO code a single look-alike gives, or nil when none or several do ("BRA"
+    /// and "FRA" are both codes, and never mended).
+    static func nationalityMended(_ text: String) -> String? {
+        let t = Array(text.trimmingCharacters(in: CharacterSet(charactersIn: " .,;:")).uppercased())
+        guard t.count == 3, t.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return nil }
+        var codes: Set<String> = []
+        for i in t.indices {
+            for other in lookAlikes[t[i]] ?? [] {
+                var c = t
+                c[i] = other
+                let code = String(c)
+                if c.allSatisfy(\.isLetter), CountryCodes.all.contains(code) { codes.insert(code) }
+            }
+        }
+        return codes.count == 1 ? codes.first : nil
+    }
+
+    /// Characters Tesseract reads for one another in capitals.
+    static let lookAlikes: [Character: [Character]] = [
+        "0": ["O", "D", "Q"], "1": ["I", "L", "T"], "2": ["Z"], "4": ["A"], "5": ["S"], "6": ["G"], "7": ["T"], "8": ["B"],
+        "I": ["J", "L", "T"], "J": ["I"], "L": ["I"], "T": ["I"], "O": ["D", "Q", "C", "G"], "D": ["O"], "Q": ["O"],
+        "C": ["O", "G"], "G": ["C", "O"], "E": ["F"], "F": ["E"], "B": ["R", "E"], "R": ["B", "P"], "P": ["R"],
+        "U": ["V"], "V": ["U"], "M": ["N"], "N": ["M", "H"], "H": ["N"], "K": ["X"], "X": ["K"],
+    ]
+
     /// A two-letter state code read with a digit for a letter ("1X" for TX): the one code its
     /// digits' look-alike letters spell, or nil when they spell none or several ("M0": MO or MD).
     static func stateMended(_ text: String) -> String? {
         let t = text.trimmingCharacters(in: CharacterSet(charactersIn: " .,;")).uppercased()
         guard t.count == 2, t.contains(where: \.isNumber), t.allSatisfy({ $0.isNumber || ("A"..."Z").contains($0) }) else { return nil }
-        let alike: [Character: [Character]] = ["0": ["O", "D"], "1": ["I", "L", "T"], "2": ["Z"], "4": ["A"], "5": ["S"],
-                                               "6": ["G"], "7": ["T"], "8": ["B"]]
-        let options = t.map { alike[$0] ?? ($0.isNumber ? [] : [$0]) }
+        let options = t.map { $0.isNumber ? lookAlikes[$0] ?? [] : [$0] }
         let codes = options[0].flatMap { a in options[1].map { b in String([a, b]) } }.filter(states.values.contains)
         return codes.count == 1 ? codes[0] : nil
     }
@@ -369,8 +393,11 @@ enum FieldExtractor {
         if let e = f["email"]?.value.string, !plausibleEmail(e) { f["email"]?.needsReview = true }
         if let u = f["listing_url"]?.value.string, !plausibleURL(u) { f["listing_url"]?.needsReview = true }
         // A nationality is a code from the ICAO list; three letters outside it are a misreading
-        // (`JRL` for IRL).
-        if let n = f["nationality"]?.value.string, !CountryCodes.all.contains(n) { f["nationality"]?.needsReview = true }
+        // (`JRL` for IRL), taken for the one code a look-alike gives, if any, for review.
+        if let n = f["nationality"]?.value.string, !CountryCodes.all.contains(n) {
+            if let code = nationalityMended(n) { f["nationality"]?.value = .text(code) }
+            f["nationality"]?.needsReview = true
+        }
         return f
     }
 
