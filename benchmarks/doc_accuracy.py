@@ -132,17 +132,17 @@ def score_page(truth, page):
         f = got.get(k)
         if f is None:
             res["missing"] += 1
-            res["details"].append((k, v, None))
+            res["details"].append((k, v, None, ""))
             continue
         if norm(k, f.get("value")) == norm(k, v):
             res["exact"] += 1
             res["exact_flagged"] += bool(f.get("needs_review"))
         elif f.get("needs_review"):
             res["flagged"] += 1
-            res["details"].append((k, v, f.get("value")))
+            res["details"].append((k, v, f.get("value"), " (review)"))
         else:
             res["wrong"] += 1
-            res["details"].append((k, v, f.get("value")))
+            res["details"].append((k, v, f.get("value"), " (WRONG, not flagged)"))
     if truth["kind"] == "unknown":
         res["invented"] = sum(1 for f in got.values() if not f.get("needs_review"))
     res["kind_right"] = page is not None and page.get("kind") == truth["kind"]
@@ -195,7 +195,7 @@ def generated(engine, corpus, split, jobs, timeout, verbose):
         rows.append(r)
         if verbose and (r["details"] or not r["kind_right"] or r["invented"]):
             print(f"  {t['file']}: kind {page.get('kind') if page else None}"
-                  + "".join(f"\n      {k}: want {v!r} got {g!r}" for k, v, g in r["details"]))
+                  + "".join(f"\n      {k}: want {v!r} got {g!r}{mark}" for k, v, g, mark in r["details"]))
     by = lambda key: [(v, [r for r in rows if r[key] == v]) for v in sorted({r[key] for r in rows})]
     table(f"{split} split, per kind", by("kind") + [("all", rows)])
     table(f"{split} split, per capture", by("capture"))

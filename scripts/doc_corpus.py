@@ -4,7 +4,7 @@ opt-out requests drawn from layout *families*, with label synonyms and narrative
 from Debian packages, names from many cultures, consistent US addresses (state and ZIP agree), and
 one simulated capture per page (flatbed, skewed flatbed, fax, photocopy, shadow, phone photo).
 
-    scripts/make-doc-corpus out/doc-corpus [--split dev|test|all] [--count N] [--seed S]
+    scripts/make-doc-corpus out/doc-corpus [--split dev|test|all] [--count N] [--seed S[,S...]] [--capture CAPTURE]
 
 Writes OUT/<split>/NAME.png|.jpg and NAME.truth.json:
     {"file", "kind": "deed|id|optout|unknown", "family", "capture", "split", "font",
@@ -185,6 +185,12 @@ class Page:
 
     def text(self, x, y, s, font=None, record=True):
         font = font or self.f
+        # Text that would run past the paper is set smaller to fit, as a form prints a long URL or
+        # name whole: drawn past the edge, the truth would hold characters the page does not show.
+        right = self.img.width - self.margin // 2
+        w = self.d.textlength(s, font=font)
+        if x + w > right and right - x > w / 3:
+            font = ImageFont.truetype(font.path, int(font.size * (right - x) / w))
         self.d.text((x, y), s, font=font, fill=(20, 20, 25))
         if record:
             self.lines.append(s)
@@ -808,15 +814,22 @@ def save(img, ext, params, path):
         img.save(path, compress_level=6)
 
 
-def generate(out_dir, split, count, seed, quiet=False):
+def generate(out_dir, split, count, seed, quiet=False, capture=None, seeds=None):
+    """`seeds`: several seeds into one folder, each page's name prefixed with `s<seed>-`.
+    `capture`: only the pages of that capture, as they are in the full corpus."""
     d = os.path.join(out_dir, split)
     os.makedirs(d, exist_ok=True)
     for f in os.listdir(d):
         if f.endswith((".png", ".jpg", ".json")):
             os.remove(os.path.join(d, f))
     manifest, t0 = [], time.time()
-    for i in range(len(plan(split, count, seed))):
+    several = seeds is not None and len(seeds) > 1
+    for seed, i in [(s_, i) for s_ in (seeds or [seed]) for i, it in enumerate(plan(split, count, s_))
+                    if capture is None or it["capture"] == capture]:
         img, ext, params, name, truth = render_one(split, count, seed, i)
+        if several:
+            name = f"s{seed}-{name}"
+            truth["file"] = f"{name}.{ext}"
         save(img, ext, params, os.path.join(d, f"{name}.{ext}"))
         with open(os.path.join(d, name + ".truth.json"), "w") as fh:
             json.dump(truth, fh, indent=1, ensure_ascii=False)
@@ -824,7 +837,8 @@ def generate(out_dir, split, count, seed, quiet=False):
         if not quiet and (i + 1) % 25 == 0:
             print(f"  {split}: {i + 1} documents, {time.time() - t0:.0f} s", file=sys.stderr)
     with open(os.path.join(d, "manifest.json"), "w") as fh:
-        json.dump({"split": split, "count": count, "seed": seed, "documents": manifest}, fh, indent=1, ensure_ascii=False)
+        json.dump({"split": split, "count": count, "seed": seeds if several else (seeds or [seed])[0], "capture": capture,
+                   "documents": manifest}, fh, indent=1, ensure_ascii=False)
     return manifest
 
 
@@ -833,11 +847,14 @@ def main():
     ap.add_argument("out_dir")
     ap.add_argument("--split", choices=["dev", "test", "all"], default="all")
     ap.add_argument("--count", type=int, default=24, help="documents per kind per split (negatives: about 10%% more)")
-    ap.add_argument("--seed", type=int, default=15)
+    ap.add_argument("--seed", default="15", help="a seed, or several separated by commas (into one folder, names prefixed s<seed>-)")
+    ap.add_argument("--capture", choices=CAPTURES, help="only the pages of this capture (as they are in the full corpus)")
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--only", type=int, metavar="INDEX",
                     help="write only document INDEX of --split (dev or test) to OUT_DIR as INDEX's file name, with its truth")
     a = ap.parse_args()
+    seeds = [int(x) for x in a.seed.split(",")]
+    a.seed = seeds[0]
     if a.only is not None:
         img, ext, params, name, truth = render_one(a.split, a.count, a.seed, a.only)
         os.makedirs(a.out_dir, exist_ok=True)
@@ -847,7 +864,7 @@ def main():
         return
     for split in (["dev", "test"] if a.split == "all" else [a.split]):
         t0 = time.time()
-        m = generate(a.out_dir, split, a.count, a.seed, a.quiet)
+        m = generate(a.out_dir, split, a.count, a.seed, a.quiet, capture=a.capture, seeds=seeds)
         if not a.quiet:
             print(f"{split}: {len(m)} pages in {time.time() - t0:.0f} s -> {os.path.join(a.out_dir, split)}", file=sys.stderr)
 

@@ -27,6 +27,8 @@ public struct PreprocessOptions: Sendable, Hashable, Codable {
     /// than this share of the page as ink: what was flattened was a textured surface around a
     /// small document, not uneven paper (see `Preprocessor.run`).
     public var maxFlattenedInk = 0.3
+    /// The median filter's size on a speckled page; nil: by its text height (see `Preprocessor.run`).
+    var medianSize: Int32?
 
     public init() {}
 
@@ -68,6 +70,8 @@ public struct PreprocessReport: Sendable, Equatable, Codable {
     /// How the image read came from the image as given (nil: it is the image as given); the
     /// page's boxes are mapped back through it.
     var geometry: PageGeometry?
+    /// The median filter's size, when one ran.
+    var medianSize: Int32?
 
     enum CodingKeys: String, CodingKey {
         case steps, rotation, orientationConfidence, skewAngle, skewConfidence, scale, outline, textHeight, resolution
@@ -144,11 +148,12 @@ enum Preprocessor {
         // photocopies: 4–170 specks per other component, 1.0–12 per square; real receipt photos,
         // whose JPEG grain and dotted rules a median smears, under 1 per other component.)
         if o.despeckle, !bilevel, let height = measuredHeight, specks(binary, capHeight: height, share: 1.5, density: 0.8) != nil {
-            let size = height >= 20 ? Int32(5) : Int32(3)
+            let size = o.medianSize ?? (height >= 20 ? Int32(5) : Int32(3))
             if let filtered = pixMedianFilter(image.pix, size, size) {
                 image = LeptImage(filtered)
                 binary = try LeptImage.make(pixConvertTo1(image.pix, 150), "binarise")
                 report.steps.append("median")
+                report.medianSize = size
             }
         }
         if o.rescale, let height = measuredHeight {

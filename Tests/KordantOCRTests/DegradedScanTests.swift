@@ -155,6 +155,22 @@ import Testing
         #expect(!deed.preprocessing.steps.contains("unprocessed"))
     }
 
+    /// A faint photocopy of a light face (DejaVu Sans ExtraLight copied at 200 DPI: strokes about
+    /// two pixels wide) drowned in speckle. The 5 × 5 median its 21-pixel capitals call for erases
+    /// the strokes, and Tesseract read the title alone. The page is read under the 3 × 3 median
+    /// too, and that reading, with more words read well, is kept: the deed, its parcel, its address.
+    @Test func aLightFacesStrokesSurviveTheMedianFilter() throws {
+        let path = Self.root + "/Tests/Fixtures/ocr-fallback/s17-dev-001-deed-photocopy-light-face.png"
+        let page = try ImageLoader.load(path: path)[0]
+        let (_, report) = try Preprocessor.run(page, options: PreprocessOptions())
+        #expect(report.medianSize == 5, "\(report.steps)")
+        let read = try OCRWorker(orientation: false).process(image: page, options: OCROptions())
+        #expect(read.kind == .deed, "\(read.text.prefix(300))")
+        #expect(read.fields["parcel_number"]?.value == .text("9814899"))
+        #expect(read.fields["property_address"]?.value == .text("8037 Willow Lane, Savannah, GA 31401"))
+        #expect(read.text.contains("Chatham County"))
+    }
+
     /// A deed photographed about 8° askew on a desk: Leptonica's skew search is unsure over the
     /// desk's texture and leaves it slanted, and Tesseract reads one line of it. The unsure angle
     /// is undone and the page read again: the whole deed, its kind and its parties. With its

@@ -99,8 +99,8 @@ enum FieldExtractor {
             ?? find(text, #"([A-Z][\p{L}.'-]+(?: [A-Z][\p{L}.'-]+){0,2}) County\b"#, sensitive: true, transform: county)
         f["state"] = f["state"] ?? find(text, #"(?i:State of)\s+([A-Z][a-z]+(?: [A-Z][a-z]+)?)"#, sensitive: true, transform: state)
         f["consideration"] = f["consideration"]
-            ?? find(text, #"(?:consideration|sum|price)\D{0,60}?(\$\s?[0-9][0-9,]*(?:\.[0-9]{2})?)"# + wholeAmount, transform: amount)
-            ?? find(text, #"\bfor\s+(\$\s?[0-9][0-9,]*(?:\.[0-9]{2})?)"# + wholeAmount, transform: amount)
+            ?? find(text, #"(?:consideration|sum|price)\D{0,60}?(\$\s?[0-9][0-9,]*(?:[. ][0-9]{2}\b)?)"# + wholeAmount, transform: amount)
+            ?? find(text, #"\bfor\s+(\$\s?[0-9][0-9,]*(?:[. ][0-9]{2}\b)?)"# + wholeAmount, transform: amount)
             ?? onlyAmount(text)
         let address = #"([0-9]+[^,]*(?:,\s*(?:Apt|Unit|Suite|#)[^,]*)?,\s*[\p{L} .'-]+,?\s+[A-Za-z][A-Za-z ]*?\s+[0-9]{5}(?:-[0-9]{4})?)"#
         f["property_address"] = f["property_address"]
@@ -131,8 +131,12 @@ enum FieldExtractor {
             ?? find(rows, #"Request to\s+(.+)$"#, transform: company)
             ?? find(rows, #"^Dear\s+(.+?)\s+Privacy"#, transform: company)
             ?? find(Array(rows.prefix(3)), #"^(.+?),?\s+Inc\.?$"#, transform: company)
-        f["request_id"] = f["request_id"]
-            ?? find(rows, #"(?:request|ref(?:erence)?|case)\s*(?:#|no\.?|number|id)?\s*:?\s*([A-Z]{2,6}-[A-Z0-9-]{3,})"#, transform: reference)
+        if f["request_id"] == nil, var found = find(rows, #"(?:request|ref(?:erence)?|case)\s*(?:#|no\.?|number|id)?\s*:?\s*([A-Z]{2,6}-[A-Z0-9-]{3,}(?: [0-9]{1,2}\b)?)"#,
+                                                     transform: { reference($0) ?? referenceMended($0).flatMap(reference) }) {
+            // Digits read apart and joined: for review.
+            if let id = found.value.string, !rows.contains(where: { $0.text.uppercased().contains(id) }) { found.needsReview = true }
+            f["request_id"] = found
+        }
         // A letter's date: a line that is nothing but a date, above the salutation and the labelled details.
         let top = rows.firstIndex { $0.text.hasPrefix("To:") || $0.text.hasPrefix("Dear") || $0.text.contains(":") } ?? rows.count
         f["date"] = f["date"] ?? find(Array(rows.prefix(top)), #"^(.{6,20})$"#, transform: isoDate)
@@ -258,19 +262,27 @@ enum FieldExtractor {
 
     /// `text` with marks and digits that look like letters made letters inside words of letters:
     /// `]`, `|`, `!` and `1` after a letter as `l` (as `I` in a name of capitals), `0` between
-    /// letters or before them as `O`. Nil when nothing changes. Only for names, where no digit or
-    /// bracket belongs.
+    /// letters or before them as `O`, `@` beside a letter as `Ø`, and `l` starting a word of small
+    /// letters as `I`. Nil when nothing changes. Only for names, where no digit, bracket or `@`
+    /// belongs and every word but a particle starts with a capital.
     static func lettersMended(_ text: String) -> String? {
         // A name printed in capitals has `I` where one in mixed case has `l`.
         let capitals = !text.contains(where: \.isLowercase)
         return tokensMapped(text) { token in
             let chars = Array(token)
             guard chars.contains(where: \.isLetter) else { return String(token) }
+            // A capital I read as a small l starts a word of small letters ("loannis"); particles
+            // ("la", "los") are shorter.
+            if !capitals, chars.count >= 4, chars[0] == "l", chars.dropFirst().allSatisfy(\.isLowercase) {
+                return "I" + String(chars.dropFirst())
+            }
             return String(chars.indices.map { i -> Character in
                 let c = chars[i]
                 let before = i > 0 && chars[i - 1].isLetter, after = i + 1 < chars.count && chars[i + 1].isLetter
                 if "]|!1".contains(c), before { return capitals ? "I" : "l" }
                 if c == "0", after || (before && capitals) { return "O" }
+                // Tesseract's English model has no `Ø`: it reads one as `@` ("B@", "@RJAN").
+                if c == "@", before || after { return capitals || !before ? "Ø" : "ø" }
                 return c
             })
         }
@@ -291,7 +303,14 @@ enum FieldExtractor {
     /// nil when nothing changes.
     static func mended(_ text: String, field: String) -> String? {
         if field == "state" { return stateMended(text) }
+        if field == "request_id" { return referenceMended(text) }
         return dateFields.contains(field) ? digitsMended(text) : nameFields.contains(field) ? lettersMended(text) : nil
+    }
+
+    /// A reference whose last digits were read apart ("PR-24039 7"): joined.
+    static func referenceMended(_ text: String) -> String? {
+        let joined = text.replacingOccurrences(of: #"^(\s*[A-Za-z0-9-]*[0-9]) ([0-9]{1,2})\b"#, with: "$1$2", options: .regularExpression)
+        return joined == text ? nil : joined
     }
 
     /// A nationality code no state has, one character a look-alike of the printed one ("JRL" for
@@ -346,15 +365,17 @@ enum FieldExtractor {
     /// Ea $1,629,500.00"): a deed's price is the amount it states; with two or more (a fee, a
     /// tax) none is taken. For review: nothing but its being alone says what it is.
     static func onlyAmount(_ lines: [TextLine]) -> Field? {
-        let found = findAll(lines, #"(\$\s?[0-9][0-9,]*(?:\.[0-9]{2})?)"# + wholeAmount, transform: amount)
+        let found = findAll(lines, #"(\$\s?[0-9][0-9,]*(?:[. ][0-9]{2}\b)?)"# + wholeAmount, transform: amount)
         guard var f = found.first, found.allSatisfy({ $0.value == f.value }) else { return nil }
         f.needsReview = true
         return f
     }
 
     /// An amount is taken only whole: "$2.258,000.00" (a comma read as a full stop) once gave
-    /// $2.25, sure of itself. No digit may follow, nor a mark and a digit.
-    static let wholeAmount = #"(?![.,]?[0-9])"#
+    /// $2.25, sure of itself. No digit may follow, nor a mark and a digit, nor digits read apart
+    /// with a space ("$1 ,533,000.00", "$1, 399,000.00", "$2 409,000.00"); cents whose point was
+    /// lost ("$1,224,500 00") are part of the amount.
+    static let wholeAmount = #"(?![.,]?\s?[.,]?[0-9])"#
 
     /// "X, Grantor" on a line of its own is a signature line: one of the parties, maybe not all.
     static func signature(_ f: Field?) -> Field? {
@@ -371,7 +392,8 @@ enum FieldExtractor {
         return f
     }
 
-    /// Cross-field checks: a ZIP outside its state's ranges puts both up for review.
+    /// Cross-field checks: a ZIP outside its state's ranges puts both up for review; so do a name
+    /// and an address that spell it one letter apart (``crossChecked(_:)``).
     static func review(_ fields: [String: Field]) -> [String: Field] {
         var f = fields
         if let z = f["zip"]?.value.string, let s = f["state"]?.value.string, !zip(z, agreesWith: s) {
@@ -398,7 +420,7 @@ enum FieldExtractor {
             if let code = nationalityMended(n) { f["nationality"]?.value = .text(code) }
             f["nationality"]?.needsReview = true
         }
-        return f
+        return crossChecked(f)
     }
 
     /// Legal description: the labelled line and its continuation up to the sentence's end.
@@ -554,10 +576,11 @@ struct LabelledPage {
                 }
                 // A free-text value made of another field's label words is a label read where a value was expected.
                 if !spec.structured || ["surname", "given_names"].contains(field),
-                   text.split(separator: " ").contains(where: { labelWords(except: field).contains(PageLayout.key(String($0))) }) { continue }
+                   text.split(separator: " ").contains(where: { labelWords(except: field).contains(Self.unmarkedKey(String($0))) }) { continue }
                 // So is the field's own label whole: "Surname / Nom" read with a speck between
                 // the two gives "Nom" as the value of "Surname".
-                if ownLabels(field).contains(PageLayout.key(text)) { continue }
+                // (Marks aside: "PRÉNOMS" is the label "prenoms".)
+                if ownLabels(field).contains(Self.unmarkedKey(text)) { continue }
                 // A second party on the next line of the same cell: "JOHN SMITH" / "and MARY SMITH".
                 if ["grantor", "grantee"].contains(field), used.count == words.count, let (extended, more) = continuation(of: hit, words: words),
                    extended.dropFirst(text.count).trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("and "),
@@ -589,6 +612,11 @@ struct LabelledPage {
         let more = next.map(\.text).joined(separator: " ")
         if more.lowercased().hasPrefix("and ") || more.hasPrefix("& ") { return (text + " " + more, next) }
         return (text + ", " + more, next)
+    }
+
+    /// `PageLayout.key` without marks, as the vocabulary spells labels ("Prénoms" → "prenoms").
+    static func unmarkedKey(_ s: String) -> String {
+        PageLayout.key(s.folding(options: .diacriticInsensitive, locale: nil))
     }
 
     /// The field's own label synonyms, as keys.

@@ -121,9 +121,12 @@ struct PageLayout {
         return String(k.map { letterLikeDigits[$0] ?? $0 })
     }
 
+    /// A label's plural ending printed in brackets, as Tesseract reads it apart ("(S)", "(es)").
+    static let pluralMarks: Set<String> = ["(s)", "(es)"]
+
     /// Marks no value starts with.
     static let strayLeading: Set<Character> = ["‘", "’", "“", "”", "\"", "'", "`", "°", "|", "_", "~", "^", "•", "·", "«", "»"]
-    /// Marks no number starts with (".84111"; ".com" is part of an address split in two).
+    /// Marks no number starts with (".84111", ".1C"; ".com" is part of an address split in two).
     static let strayBeforeNumber: Set<Character> = [".", ",", ";", ":"]
     /// Marks no value ends with (a full stop or comma may: "Jr.", "St.", a list).
     static let strayTrailing: Set<Character> = ["‘", "“", "`", "°", "|", "_", "~", "^", "•", "·", "«"]
@@ -138,7 +141,9 @@ struct PageLayout {
         guard let first = chars.firstIndex(where: { $0.isLetter || $0.isNumber }),
               let last = chars.lastIndex(where: { $0.isLetter || $0.isNumber }) else { return w }
         let number = chars[first...last].allSatisfy(\.isNumber)
-        let start = chars[..<first].allSatisfy { strayLeading.contains($0) || (number && strayBeforeNumber.contains($0)) } ? first : 0
+        // (Nor does a house or unit number: "Unit .1C".)
+        let houseNumber = chars[first].isNumber && chars[first...last].allSatisfy { $0.isLetter || $0.isNumber }
+        let start = chars[..<first].allSatisfy { strayLeading.contains($0) || (houseNumber && strayBeforeNumber.contains($0)) } ? first : 0
         let tail = chars[(last + 1)...]
         let end = tail.allSatisfy { strayTrailing.contains($0) || (number && $0 == ".") } ? last + 1 : chars.count
         guard start > 0 || end < chars.count else { return w }
@@ -336,6 +341,12 @@ extension PageLayout {
             // is as delimited as one with a colon.
             var colon = words[end - 1].text.hasSuffix(":")
                 || (card && end < words.count && words[end].box.x <= words[end - 1].box.x + words[end - 1].box.width && !keys[end].isEmpty)
+            // A plural mark read apart from its label ("TRANSFEREE (S) :" for "TRANSFEREE(S):") is
+            // part of it, not its value.
+            if end < words.count, Self.pluralMarks.contains(words[end].text.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ":"))) {
+                colon = colon || words[end].text.hasSuffix(":")
+                end += 1
+            }
             while end < words.count, keys[end].isEmpty, words[end].text != "$", !words[end].text.contains("/") {
                 colon = colon || words[end].text.contains(":")
                 end += 1
@@ -405,7 +416,9 @@ extension PageLayout {
                 }
             }
             // Generic: "Word:" with up to three words before it from the segment start or a previous label's value.
-            if words[i].text.hasSuffix(":"), words[i].text.count > 1, !keys[i].isEmpty, !keys[i].allSatisfy(\.isNumber) {
+            // (Not a web address's scheme read apart: "https: //www.…".)
+            if words[i].text.hasSuffix(":"), words[i].text.count > 1, !keys[i].isEmpty, !keys[i].allSatisfy(\.isNumber),
+               !["http", "https"].contains(keys[i]) {
                 let from = i <= 3 && hits.isEmpty ? 0 : i
                 // A label reads as words: it starts with a letter and holds at least two.
                 let label = words[from...i].map(\.text).joined()

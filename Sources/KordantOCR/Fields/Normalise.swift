@@ -70,11 +70,15 @@ extension FieldExtractor {
 
     /// "$385,000.00" → 385000 (the first dollar amount in the text).
     static func amount(_ text: String) -> FieldValue? {
-        // "$2,020, 500.00": a space after a thousands comma is a reading split, not two numbers.
-        let s = text.replacingOccurrences(of: #"([0-9]),\s+([0-9]{3})"#, with: "$1,$2", options: .regularExpression)
+        // "$2,020, 500.00", "$1 ,533,000.00": a space beside a thousands comma is a reading split,
+        // not two numbers.
+        let s = text.replacingOccurrences(of: #"([0-9])\s*,\s+([0-9]{3})|([0-9])\s+,([0-9]{3})"#, with: "$1$3,$2$4", options: .regularExpression)
+            // "$1,224,500 00": two digits after a grouped amount are its cents, the point lost.
+            .replacingOccurrences(of: #"([0-9]{1,3}(?:,[0-9]{3})+) ([0-9]{2})\b"#, with: "$1.$2", options: .regularExpression)
         // The whole token must be a well-formed amount ("$2,409,000.00"): "$2,409.000.00" or
-        // "$2 409,000.00" misread from a copy gives nothing rather than $2,409.
-        guard let r = s.range(of: #"\$\s?[0-9]{1,3}(,[0-9]{3})*(\.[0-9]{2})?(?![0-9.,])|\$\s?[0-9]+(\.[0-9]{2})?(?![0-9.,])"#, options: .regularExpression)
+        // "$2 409,000.00" or "$1,399,000 00" misread from a copy gives nothing rather than $2,409,
+        // $2 or $1,399,000: no digit may follow after a space.
+        guard let r = s.range(of: #"\$\s?[0-9]{1,3}(,[0-9]{3})*(\.[0-9]{2})?(?![0-9.,])(?!\s[.,]?[0-9])|\$\s?[0-9]+(\.[0-9]{2})?(?![0-9.,])(?!\s[.,]?[0-9])"#, options: .regularExpression)
                 ?? s.range(of: #"^[0-9]{1,3}(,[0-9]{3})*\.[0-9]{2}$"#, options: .regularExpression) else { return nil }
         return Double(s[r].replacingOccurrences(of: ",", with: "").replacingOccurrences(of: "$", with: "")
             .trimmingCharacters(in: .whitespaces)).map { .number($0) }
@@ -223,8 +227,12 @@ extension FieldExtractor {
         // A hyphen read with a space beside it ("REQ- 411082", "CASE - 725273") joins a letter
         // prefix to its number.
         let joined = s.replacingOccurrences(of: #"\b([A-Z]{2,6})\s*-\s*([0-9]{3,})\b"#, with: "$1-$2", options: .regularExpression)
-        guard let first = trimmed(joined).split(separator: " ").first.map(String.init)?.uppercased(),
+        let tokens = trimmed(joined).split(separator: " ")
+        guard let first = tokens.first.map(String.init)?.uppercased(),
               matches(first, #"^[A-Z0-9][A-Z0-9-]{3,}$"#), first.contains(where: \.isNumber) else { return nil }
+        // "PR-24039 7": a digit or two read apart from a number may be its end; the number alone
+        // is not known to be whole (see `FieldExtractor.referenceMended`).
+        if first.last?.isNumber == true, tokens.count > 1, matches(String(tokens[1]), #"^[0-9]{1,2}$"#) { return nil }
         return .text(first)
     }
 

@@ -1,0 +1,72 @@
+import Foundation
+
+/// Checks of one field against another that only flag: a form prints the requester's name up to
+/// three times (the name, the listing's web address, the e-mail address), and a letter misread in
+/// one of them leaves the copies one letter apart ("Konstantinopoulos-Viachos" beside
+/// `…/dimitrios-konstantinopoulos-vlachos/…`). Which copy is right is not known, so both go to
+/// review and neither is changed.
+extension FieldExtractor {
+    static func crossChecked(_ fields: [String: Field]) -> [String: Field] {
+        var f = fields
+        if let name = f["full_name"]?.value.string {
+            let words = foldedWords(name).filter { $0.count >= 5 }
+            if let u = f["listing_url"]?.value.string {
+                var rest = Substring(u)
+                if let r = rest.range(of: "://") { rest = rest[r.upperBound...] }
+                let path = foldedWords(String(rest.drop { $0 != "/" })).joined(separator: " ")
+                if words.contains(where: { nearlyContains(path, $0) }) {
+                    f["listing_url"]?.needsReview = true
+                    f["full_name"]?.needsReview = true
+                }
+            }
+            if let e = f["email"]?.value.string, let local = e.split(separator: "@").first {
+                let letters = foldedWords(String(local)).joined()
+                if words.contains(where: { nearlyContains(letters, $0) }) {
+                    f["email"]?.needsReview = true
+                    f["full_name"]?.needsReview = true
+                }
+            }
+        }
+        // A capital inside a word after four small letters or more ("Kowalska-KwiatkowSka") is a
+        // misread letter: names capitalise after a prefix (McDonald, MacArthur, DeShawn), not there.
+        for key in ["full_name", "grantor", "grantee"] {
+            guard let v = f[key]?.value.string else { continue }
+            let parts = v.split(whereSeparator: { !$0.isLetter })
+            if parts.contains(where: { part in
+                var lower = 0
+                for c in part {
+                    if c.isUppercase, lower >= 4 { return true }
+                    lower = c.isLowercase ? lower + 1 : 0
+                }
+                return false
+            }) { f[key]?.needsReview = true }
+        }
+        return f
+    }
+
+    /// A name's words as lower-case letters without marks, as web and e-mail addresses spell
+    /// them ("Jiří Łukaszewicz-Nowak" → jiri, lukaszewicz, nowak).
+    static func foldedWords(_ s: String) -> [String] {
+        let folded = s.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
+            .map { unmarked[$0] ?? String($0) }.joined()
+        return folded.split(whereSeparator: { !$0.isLetter }).map { $0.lowercased() }
+    }
+
+    /// Letters that no mark can be taken off, as addresses spell them.
+    static let unmarked: [Character: String] = [
+        "ł": "l", "ø": "o", "đ": "d", "ð": "d", "ı": "i", "ß": "ss", "æ": "ae", "œ": "oe", "þ": "th", "ħ": "h",
+    ]
+
+    /// Whether `word` is not in `text` but a stretch of it is one letter off `word` ("vlachos" in
+    /// "dkonstantinopoulosviachos"). Only for words of five letters or more: shorter ones match by chance.
+    static func nearlyContains(_ text: String, _ word: String) -> Bool {
+        guard word.count >= 5, !text.contains(word) else { return false }
+        let t = Array(text), n = word.count
+        for length in (n - 1)...(n + 1) where length <= t.count {
+            for start in 0...(t.count - length) where PageLayout.editDistance(String(t[start..<(start + length)]), word, limit: 1) == 1 {
+                return true
+            }
+        }
+        return false
+    }
+}
