@@ -132,19 +132,26 @@ public final class BatchRunner: @unchecked Sendable {
 
         let queue = OrderedQueue(count: items.count, window: jobs * 8)
         let started = Date()
+        // Each thread says when it is done, its worker freed: the caller may exit the process as
+        // soon as this returns, and a worker (a Tesseract handle) still being torn down then was
+        // now and then reported by LeakSanitizer as leaked.
+        let finished = DispatchSemaphore(value: 0)
         for _ in 0..<jobs {
             let thread = Thread {
-                var worker: Worker?
-                var startError: (any Error)?
-                do { worker = try makeWorker() } catch { startError = error }
-                while let i = queue.take() {
-                    let item = items[i]
-                    let key = item.key()
-                    if let earlier = done[key] { queue.store(i, .skipped(failure: earlier)); continue }
-                    var line = worker.map { process($0, item) } ?? workerFailed(item, startError!)
-                    line.json = BatchLine.prepend([("key", .string(key))], to: line.json)
-                    queue.store(i, .line(line))
+                do {
+                    var worker: Worker?
+                    var startError: (any Error)?
+                    do { worker = try makeWorker() } catch { startError = error }
+                    while let i = queue.take() {
+                        let item = items[i]
+                        let key = item.key()
+                        if let earlier = done[key] { queue.store(i, .skipped(failure: earlier)); continue }
+                        var line = worker.map { process($0, item) } ?? workerFailed(item, startError!)
+                        line.json = BatchLine.prepend([("key", .string(key))], to: line.json)
+                        queue.store(i, .line(line))
+                    }
                 }
+                finished.signal()
             }
             thread.stackSize = 8 << 20
             thread.start()
@@ -181,6 +188,8 @@ public final class BatchRunner: @unchecked Sendable {
             progress(state)
         }
         fsync(fd)
+        // Every item has been taken, so every thread ends.
+        for _ in 0..<jobs { finished.wait() }
         summary.failed = state.failed
         summary.skipped = state.skipped
         summary.succeeded = summary.processed - summary.failed
