@@ -344,7 +344,7 @@ public final class OCRWorker {
             try text.addLastPage(to: pdf, shown: untouched ? image : nil)
             clock?.mark("pdf")
         }
-        var result = finish(page, source: .ocr, index: index, report: report, scanned: scanned, options: o)
+        var result = finish(page, source: .ocr, index: index, report: report, scanned: scanned, image: prepared, options: o)
         // An identity page found by its words was read as a page of text (automatic layout),
         // which can take a column of small labels and values beside the photo for a picture and
         // drop it. Read sparsely (every text fragment on its own), as an ID is read when the kind
@@ -522,9 +522,10 @@ public final class OCRWorker {
     static let identityFields = ["surname", "given_names", "date_of_birth", "sex", "nationality", "document_number", "expiry_date"]
 
     /// Kind, fields and MRZ of a page's text, read by OCR or taken from a PDF's text layer
-    /// (`scanned`: the MRZ read from the image, if any).
+    /// (`scanned`: the MRZ read from the image, if any; `image`: the image read, whose pixels
+    /// decide tick boxes).
     private func finish(_ page: PageText, source: PageSource, index: Int, report: PreprocessReport, scanned: MRZ?,
-                        options o: OCROptions) -> PageResult {
+                        image: LeptImage? = nil, options o: OCROptions) -> PageResult {
         let lines = TextLine.group(page.words)
         let kind = o.kind ?? (scanned != nil ? .id : FieldExtractor.detectKind(page.text))
         // The layout rules read a slanted page levelled; boxes are reported on the page as read.
@@ -536,7 +537,9 @@ public final class OCRWorker {
         var agreement: [String: Bool]?
         switch kind {
         case .deed: fields = FieldExtractor.deed(layoutLines)
-        case .optout: fields = FieldExtractor.optout(layoutLines)
+        case .optout:
+            let reader = image.map(TickBoxReader.init)
+            fields = FieldExtractor.optout(layoutLines, tick: reader.map { r in { label, height in r.mark(before: back(label), height: height) } })
         case .id: (fields, mrz, agreement) = identity(lines: lines, visual: FieldExtractor.idVisual(layoutLines).mapValues { f in
             var f = f
             f.box = f.box.map(back)

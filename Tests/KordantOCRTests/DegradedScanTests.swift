@@ -171,6 +171,23 @@ import Testing
         #expect(read.text.contains("Chatham County"))
     }
 
+    /// The tick boxes of an opt-out request, drawn and photocopied with speckle: Tesseract reads
+    /// the three crossed boxes as "{}", "<j" and "fh}" and the empty one as "(1)", and the text
+    /// alone gave one option, the wrong one. Each box's ink says which are crossed.
+    @Test func crossedBoxesAreReadFromTheirInk() throws {
+        let path = Self.root + "/Tests/Fixtures/ocr-fallback/s16-dev-039-optout-boxes-photocopy.png"
+        let page = try ImageLoader.load(path: path)[0]
+        var options = OCROptions()
+        options.kind = .optout
+        let read = try OCRWorker(orientation: false).process(image: page, options: options)
+        let ticked = try #require(read.fields["request_options"], "\(read.text)")
+        #expect(ticked.value == .text("access,delete,do_not_sell"), "\(read.text)")
+        #expect(!ticked.needsReview)
+        // Without the pixels (a PDF's text layer, say), the same words give less, and say so.
+        let fromText = FieldExtractor.optout(TextLine.group(read.words))["request_options"]
+        #expect(fromText?.value != .text("access,delete,do_not_sell") && fromText?.needsReview != false, "\(String(describing: fromText))")
+    }
+
     /// A deed photographed about 8° askew on a desk: Leptonica's skew search is unsure over the
     /// desk's texture and leaves it slanted, and Tesseract reads one line of it. The unsure angle
     /// is undone and the page read again: the whole deed, its kind and its parties. With its

@@ -112,7 +112,8 @@ enum FieldExtractor {
         return review(doubtful(f, labelled: labelledOnly, page: page))
     }
 
-    static func optout(_ lines: [TextLine]) -> [String: Field] {
+    /// Fields of an opt-out request. `tick`: see ``requestOptions(_:tick:)``.
+    static func optout(_ lines: [TextLine], tick: ((_ label: BoundingBox, _ height: Int) -> TickMark?)? = nil) -> [String: Field] {
         let page = LabelledPage(lines: lines, kind: .optout)
         var f = page.labelled(optoutSpecs)
         let labelledOnly = f
@@ -176,7 +177,7 @@ enum FieldExtractor {
                 break
             }
         }
-        if let options = requestOptions(rows) { f["request_options"] = options }
+        if let options = requestOptions(rows, tick: tick) { f["request_options"] = options }
         return review(doubtful(f, labelled: labelledOnly, page: page))
     }
 
@@ -195,7 +196,10 @@ enum FieldExtractor {
     // MARK: Checkboxes
 
     /// The ticked request options ("[X] Delete my personal information"), canonical and sorted.
-    static func requestOptions(_ rows: [TextLine]) -> Field? {
+    /// `tick`, when the page's pixels are at hand, says what the box left of an option's first
+    /// word holds (``TickBoxReader``); its answer is taken over the text's, and where the two
+    /// disagree the field goes to review.
+    static func requestOptions(_ rows: [TextLine], tick: ((_ label: BoundingBox, _ height: Int) -> TickMark?)? = nil) -> Field? {
         var ticked: [String] = [], words: [Word] = [], found = 0, doubtful = false
         for row in rows {
             let lower = row.text.lowercased()
@@ -207,23 +211,45 @@ enum FieldExtractor {
             let mark = row.words[0].text
             let inner = mark.filter { !"[]()|{}_".contains($0) }
             let isWord = inner.count >= 3 && inner.allSatisfy(\.isLetter)
-            if mark.hasPrefix("[") || mark.hasPrefix("(") || mark.hasPrefix("|") || (!isWord && inner.count <= 3) {
-                found += 1
-                // An empty box reads as nothing or as box-like letters ("O", "LJ", "[]", "(1", "C1]":
-                // on the three dev seeds "1" came only from empty boxes, 8 times); a crossed one as
-                // "X", or, drawn and copied, as "&", "2d", "KI": ticked, but for review.
-                let empty = inner.allSatisfy { "Oo0CDULJIl|1".contains($0) }
-                if !empty {
-                    ticked.append(key)
-                    words += row.words
-                    if !inner.contains(where: { "XxKk✓✔×".contains($0) }) { doubtful = true }
-                }
+            let readAsMark = mark.hasPrefix("[") || mark.hasPrefix("(") || mark.hasPrefix("|") || (!isWord && inner.count <= 3)
+            // An empty box reads as nothing or as box-like letters ("O", "LJ", "[]", "(1", "C1]":
+            // on the three dev seeds "1" came only from empty boxes, 8 times); a crossed one as
+            // "X", or, drawn and copied, as "&", "2d", "KI": ticked, but for review.
+            let byText: TickMark? = readAsMark ? (inner.allSatisfy { "Oo0CDULJIl|1".contains($0) } ? .empty : .ticked) : nil
+            var byPixels: TickMark?
+            if let tick, let start = optionStart(row.words) {
+                let h = PageLayout.median(row.words[start...].map(\.box.height))
+                byPixels = tick(row.words[start].box, h)
+            }
+            // A box read as nothing is an option only when its pixels show one.
+            guard let decided = byPixels ?? byText else { continue }
+            found += 1
+            if decided == .ticked {
+                ticked.append(key)
+                words += row.words
+            }
+            if let byPixels {
+                if let byText, byText != byPixels { doubtful = true }
+            } else if decided == .ticked, !inner.contains(where: { "XxKk✓✔×".contains($0) }) {
+                doubtful = true
             }
         }
         guard found >= 2, !ticked.isEmpty else { return nil }
         var f = field(.text(Array(Set(ticked)).sorted().joined(separator: ",")), words)
         f.needsReview = doubtful || f.needsReview
         return f
+    }
+
+    /// Index of an option's first word after its tick box: a capitalised word of two letters or
+    /// more, with no bracket and little else than letters ("Delete", "Do"; not "[X]", "fF]",
+    /// "LJ", "Xx", or "of" and "eat" misread from a box).
+    static func optionStart(_ words: [Word]) -> Int? {
+        words.firstIndex { w in
+            let letters = w.text.filter(\.isLetter)
+            return w.text.first?.isUppercase == true && letters.count >= 2 && letters.contains(where: \.isLowercase)
+                && !w.text.contains(where: { "[](){}|".contains($0) }) && 5 * letters.count >= 4 * w.text.count
+                && !letters.allSatisfy({ "Xx".contains($0) })
+        }
     }
 
     // MARK: Helpers

@@ -1,0 +1,130 @@
+import Foundation
+@testable import KordantOCR
+import Testing
+
+/// Tick boxes decided by their ink (``TickBoxReader``), and how that decision and the text's
+/// combine (``FieldExtractor/requestOptions(_:tick:)``).
+@Suite struct TickBoxTests {
+    /// A strip 4 letter heights wide (the reader's search strip), paper `paper`, with `draw`
+    /// inking pixels in `ink`.
+    static func strip(height h: Int, paper: UInt8 = 230, ink: UInt8 = 40, _ draw: (inout [[Bool]]) -> Void) -> GrayImage {
+        let (w, rows) = (4 * h, h + 2 * (h / 3))
+        var mask = [[Bool]](repeating: [Bool](repeating: false, count: w), count: rows)
+        draw(&mask)
+        return GrayImage(width: w, height: rows, pixels: mask.flatMap { $0.map { $0 ? ink : paper } })
+    }
+
+    /// A square frame `size` wide at (x, y), its strokes `stroke` thick, crossed when `crossed`.
+    static func box(_ m: inout [[Bool]], x: Int, y: Int, size: Int, stroke: Int, crossed: Bool) {
+        for yy in y..<(y + size) {
+            for xx in x..<(x + size) {
+                let edge = xx - x < stroke || x + size - 1 - xx < stroke || yy - y < stroke || y + size - 1 - yy < stroke
+                let (dx, dy) = (xx - x, yy - y)
+                let diagonal = crossed && (abs(dx - dy) <= stroke / 2 + 1 || abs(dx + dy - (size - 1)) <= stroke / 2 + 1)
+                if edge || diagonal { m[yy][xx] = true }
+            }
+        }
+    }
+
+    @Test func aDrawnBoxIsEmptyOrCrossedByItsMiddle() {
+        let h = 30
+        for crossed in [false, true] {
+            let gray = Self.strip(height: h) { Self.box(&$0, x: 3 * h - 2 - 26, y: h / 3 + 2, size: 26, stroke: 3, crossed: crossed) }
+            #expect(TickBoxReader.mark(in: gray, height: h) == (crossed ? .ticked : .empty), "crossed \(crossed)")
+        }
+        // Faint, as a photocopy's prepared page is (ink 120 on paper 195), it reads the same.
+        let faint = Self.strip(height: h, paper: 195, ink: 120) { Self.box(&$0, x: 40, y: h / 3 + 2, size: 26, stroke: 3, crossed: true) }
+        #expect(TickBoxReader.mark(in: faint, height: h) == .ticked)
+    }
+
+    @Test func bracketsWithASpaceOrAnXBetween() {
+        let h = 30
+        func brackets(_ m: inout [[Bool]], x: Int) {
+            // "[" and "]" a letter and a half apart, hooks at top and bottom.
+            for (left, hook) in [(x, 1), (x + 44, -1)] {
+                for yy in 6..<(6 + 40) { m[yy][left] = true; m[yy][left + 1] = true }
+                for dx in 0..<6 { m[6][left + hook * dx + (hook < 0 ? 1 : 0)] = true; m[45][left + hook * dx + (hook < 0 ? 1 : 0)] = true }
+            }
+        }
+        let empty = Self.strip(height: h) { brackets(&$0, x: 50) }
+        #expect(TickBoxReader.mark(in: empty, height: h) == .empty)
+        let crossed = Self.strip(height: h) { m in
+            brackets(&m, x: 50)
+            for i in 0..<22 {
+                for t in 0..<3 { m[14 + i][62 + i + t] = true; m[14 + i][83 - i + t] = true }
+            }
+        }
+        #expect(TickBoxReader.mark(in: crossed, height: h) == .ticked)
+    }
+
+    @Test func noMarkOrAMarkOfNoBoxShapeSaysNothing() {
+        let h = 30
+        #expect(TickBoxReader.mark(in: Self.strip(height: h) { _ in }, height: h) == nil)
+        // A rule under the line, and a speck: nothing a letter high.
+        let rule = Self.strip(height: h) { m in
+            for x in 10..<100 { m[m.count - 3][x] = true }
+            m[20][30] = true
+        }
+        #expect(TickBoxReader.mark(in: rule, height: h) == nil)
+        // A letter of the option cut by the strip's right edge is not the mark.
+        let cut = Self.strip(height: h) { m in for y in 12..<42 { for x in (m[0].count - 3)..<m[0].count { m[y][x] = true } } }
+        #expect(TickBoxReader.mark(in: cut, height: h) == nil)
+    }
+
+    /// Words of one option row, its box read as `mark` (nil: not read at all).
+    static func row(_ mark: String?, _ label: String, y: Int) -> [Word] {
+        var words: [Word] = []
+        var x = 100
+        for text in (mark.map { [$0] } ?? []) + label.split(separator: " ").map(String.init) {
+            words.append(Word(text: text, confidence: 90, box: BoundingBox(x: x, y: y, width: 18 * text.count, height: 30),
+                              block: 1, paragraph: 1, line: y, word: words.count + 1))
+            x += 18 * text.count + 15
+        }
+        return words
+    }
+
+    @Test func theInkOverrulesTheTextAndADisagreementIsReviewed() throws {
+        let rows = [
+            TextLine(words: Self.row("&", "Delete my personal information", y: 100)),
+            TextLine(words: Self.row("(1", "Do not sell or share my personal information", y: 150)),
+            TextLine(words: Self.row(nil, "Send me a copy of my data", y: 200)),
+            TextLine(words: Self.row("O", "Opt me out of marketing lists", y: 250)),
+        ]
+        // The text alone: "&" ticked (for review, it is no X), "(1" and "O" empty, the third no option.
+        let byText = try #require(FieldExtractor.requestOptions(rows))
+        #expect(byText.value == .text("delete") && byText.needsReview)
+        // The ink of the boxes: the first three crossed, the last empty.
+        var asked: [Int] = []
+        let ink: (BoundingBox, Int) -> TickMark? = { label, height in
+            asked.append(label.y)
+            #expect(height == 30)
+            return label.y < 250 ? .ticked : .empty
+        }
+        let byInk = try #require(FieldExtractor.requestOptions(rows, tick: ink))
+        #expect(byInk.value == .text("access,delete,do_not_sell"))
+        // "(1" read as an empty box, its ink crossed: the two disagree, so a person looks.
+        #expect(byInk.needsReview)
+        #expect(asked == [100, 150, 200, 250])
+        // Where the ink and the text agree, or the text saw no box, nothing is left to doubt.
+        let agreeing = try #require(FieldExtractor.requestOptions(Array(rows[2...]), tick: ink))
+        #expect(agreeing.value == .text("access") && !agreeing.needsReview)
+        // Where the ink says nothing, the text decides, as without pixels.
+        let silent = try #require(FieldExtractor.requestOptions(rows, tick: { _, _ in nil }))
+        #expect(silent.value == byText.value && silent.needsReview)
+    }
+
+    @Test func theOptionStartsAtItsFirstCapitalisedWord() {
+        func start(_ texts: [String]) -> Int? {
+            FieldExtractor.optionStart(texts.enumerated().map { i, t in
+                Word(text: t, confidence: 90, box: BoundingBox(x: 20 * i, y: 0, width: 15, height: 20), block: 1, paragraph: 1, line: 1, word: i + 1)
+            })
+        }
+        #expect(start(["[X]", "Delete", "my", "data"]) == 1)
+        #expect(start(["fF]", "Do", "not", "sell"]) == 1)
+        #expect(start(["of", "].", "Remove", "my", "listing"]) == 2)
+        #expect(start(["Xx", "Send", "me", "a", "copy"]) == 1)
+        #expect(start(["LJ", "Opt", "me", "out"]) == 1)
+        #expect(start(["Stop", "selling", "my", "data"]) == 0)
+        #expect(start(["delete", "my", "data"]) == nil)
+    }
+}
