@@ -67,12 +67,29 @@ extension FieldExtractor {
     }
 
     /// Each segment, and where words of letters (a garbled label) come first, also the words from
-    /// the first one that can start a value on.
+    /// the first one that can start a value on; and where a value runs into the next column's,
+    /// also the two apart.
     static func phrases(_ segments: [Segment], valueStart: (Word) -> Bool) -> [[Word]] {
         segments.flatMap { s -> [[Word]] in
-            guard let start = s.words.firstIndex(where: valueStart), start > 0,
-                  s.words[..<start].allSatisfy({ $0.text.contains(where: \.isLetter) }) else { return [s.words] }
-            return [s.words, Array(s.words[start...])]
+            var out = [s.words]
+            if let start = s.words.firstIndex(where: valueStart), start > 0,
+               s.words[..<start].allSatisfy({ $0.text.contains(where: \.isLetter) }) {
+                out.append(Array(s.words[start...]))
+            }
+            // "SUWANNAKITTIWONG 17 SEP 1950": a long name reaches the column where the birth date
+            // stands, and the gap between them is a word space. A word starting with a digit
+            // that starts where two cells on other lines start begins the next column's value.
+            let h = PageLayout.median(s.words.map(\.box.height))
+            for (i, w) in s.words.enumerated().dropFirst() where w.text.first?.isNumber == true {
+                let aligned = segments.filter { o in
+                    abs(o.box.x - w.box.x) <= max(h / 2, 4) && (o.box.y >= s.box.y + s.box.height || o.box.y + o.box.height <= s.box.y)
+                }
+                if aligned.count >= 2 {
+                    out += [Array(s.words[..<i]), Array(s.words[i...])]
+                    break
+                }
+            }
+            return out
         }
     }
 
