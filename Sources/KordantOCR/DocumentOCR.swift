@@ -424,7 +424,9 @@ public final class OCRWorker {
     /// layout often drops a lone letter as noise (dev split: 16 of 30 cards and passport pages
     /// lost it, on clean scans too). Where the label was read and no value, the letter-sized
     /// regions below and to the right of it are read once more as a single character; only `M`,
-    /// `F` or `X` is taken, anything else (another label, a stamp, nothing) is not.
+    /// `F` or `X` is taken, anything else (another label, a stamp, nothing) is not. Failing that,
+    /// the label and the space under it are read as one block, which gives Tesseract a line to
+    /// size a lone letter by.
     /// A reading under confidence 85, or of a letter first read as another, is marked for review.
     func singleLetterSex(_ words: [Word], image: LeptImage, resolution: Int) throws(OCRError) -> Field? {
         func key(_ w: Word) -> String { w.text.uppercased().filter(\.isLetter) }
@@ -461,6 +463,19 @@ public final class OCRWorker {
             return Field(value: value, confidence: (word.confidence * 10).rounded() / 10, box: word.box,
                          needsReview: word.confidence < 85 || misread)
         }
+        // A lone letter read on its own gives Tesseract no line to size it by: a bold "M" under
+        // its label, plain on the page, reads as nothing or as "we". Read as one block with its
+        // label above it, it reads as the letter. Only a letter under the label's start is taken.
+        let stack = within(BoundingBox(x: label.box.x - h / 2, y: label.box.y - h / 4,
+                                       width: max(end.x + end.width - label.box.x, 4 * h) + h, height: label.box.height + 3 * h))
+        let block = try text.recognize(image, resolution: resolution, mode: .singleBlock, rectangle: stack)
+        let under = block.words.filter { w in
+            w.box.y >= label.box.y + label.box.height - h / 4 && abs(w.box.x - label.box.x) <= 2 * h && !key(w).isEmpty
+        }
+        if let word = under.min(by: { $0.box.y < $1.box.y }), word.confidence >= 60, key(word).count == 1,
+           let value = FieldExtractor.sex(word.text) {
+            return Field(value: value, confidence: (word.confidence * 10).rounded() / 10, box: word.box, needsReview: word.confidence < 85)
+        }
         // A letter printed tight after the label can be taken into the label's box and dropped
         // ("Gender:M" read as "Gender:" at confidence 0): the label read again as one line, with
         // room on the right, gives it back when it is the label, a colon and one letter.
@@ -482,7 +497,8 @@ public final class OCRWorker {
     /// Identity values whose label was read and whose value was not (see
     /// `LabelledPage.emptyValueRegions`): the empty region below or beside the label is read
     /// again as one line. A reading is taken only when it passes the field's validator, at word
-    /// confidence 60 or more; under 85 it goes to review.
+    /// confidence 60 or more; under 85, or failing a check of ``FieldExtractor/review(_:)``, it
+    /// goes to review.
     /// The regions are found on the page levelled (as the layout rules read it) and read on the page as read.
     func valuesInEmptyRegions(_ page: PageText, missing: Set<String>, image: LeptImage, resolution: Int) throws(OCRError) -> [String: Field] {
         let lines = TextLine.group(page.words)
@@ -515,7 +531,8 @@ public final class OCRWorker {
                 break
             }
         }
-        return found
+        // The checks the labelled values had ("ILD", read clearly, is no country code).
+        return FieldExtractor.review(found)
     }
 
     /// The fields an identity document's visual zone (or its MRZ) gives.

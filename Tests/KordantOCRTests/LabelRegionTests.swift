@@ -77,6 +77,68 @@ import Testing
         #expect(try worker.valuesInEmptyRegions(page, missing: ["nationality", "surname"], image: image, resolution: 300).isEmpty)
     }
 
+    /// A card at 300 DPI from `placed` (x, baseline y, size in points, text).
+    static func render(_ placed: [(x: Int, y: Int, size: Int, text: String)], name: String) throws -> LeptImage {
+        let data = PDFBuilder.pdf([PDFBuilder.Page(text: "IDENTITY CARD", placed: placed)])
+        let path = TestScratch.directory.appendingPathComponent("kordant-region-\(getpid())-\(name).pdf").path
+        try data.write(to: URL(fileURLWithPath: path))
+        return try PDFDocument(path: path).render(page: 0, dpi: 300)
+    }
+
+    /// `words` as a page's reading.
+    static func page(_ words: [Word], _ image: LeptImage) -> PageText {
+        PageText(text: words.map(\.text).joined(separator: " "), meanConfidence: 90, words: words,
+                 width: image.width, height: image.height, hocr: nil, tsv: nil, alto: nil)
+    }
+
+    /// A tight stack: the next label sits right under the value, inside the region a looser card
+    /// leaves empty. The region ends above that label, and the value is read; the value printed
+    /// as three letters that are no country code ("ILD") goes to review.
+    @Test(arguments: [("NLD", false), ("ILD", true)])
+    func aTightStackEndsTheRegionAboveTheNextLabel(_ printed: String, _ review: Bool) throws {
+        let worker = try OCRWorker(orientation: false)
+        let image = try Self.render([(72, 600, 12, "Surname"), (72, 584, 16, "OKAFOR"), (72, 568, 12, "Nationality"), (72, 552, 16, printed),
+                                     (72, 536, 12, "Date of birth"), (72, 520, 16, "12 MAR 1984"), (300, 568, 12, "Document no."),
+                                     (300, 552, 16, "K9767648")], name: "tight-\(printed)")
+        let read = try Self.asID(worker, image)
+        #expect(read.preprocessing.scale == 1 && read.preprocessing.rotation == 0)
+        // The reading less the value (as when the layout drops it); the next label stays.
+        let words = read.words.filter { $0.text != printed }
+        #expect(words.count == read.words.count - 1 && words.contains { $0.text == "birth" })
+        let field = try #require(try worker.valuesInEmptyRegions(Self.page(words, image), missing: ["nationality"], image: image, resolution: 300)["nationality"])
+        if review {
+            #expect(field.needsReview)
+        } else {
+            #expect(field.value == .text(printed) && !field.needsReview)
+        }
+    }
+
+    /// A value read after its label too poorly to stand ("Nationality: NT,D" at confidence 22) is
+    /// read again from the region beside the label.
+    @Test func aValueReadTooPoorlyIsReadAgain() throws {
+        let worker = try OCRWorker(orientation: false)
+        let image = try Self.render([(72, 600, 14, "Surname: OKAFOR"), (72, 570, 14, "Nationality: NLD"), (72, 540, 14, "Document no: K9767648")],
+                                    name: "poor")
+        let read = try Self.asID(worker, image)
+        let words = read.words.map { w -> Word in
+            guard w.text == "NLD" else { return w }
+            var poor = w
+            (poor.text, poor.confidence) = ("NT,D", 22)
+            return poor
+        }
+        #expect(words.contains { $0.text == "NT,D" })
+        let found = try worker.valuesInEmptyRegions(Self.page(words, image), missing: ["nationality"], image: image, resolution: 300)
+        #expect(found["nationality"]?.value == .text("NLD"))
+        // Read clearly, a value that fails its validator is not read again: it is what is there.
+        let clear = read.words.map { w -> Word in
+            guard w.text == "NLD" else { return w }
+            var other = w
+            other.text = "NT,D"
+            return other
+        }
+        #expect(try worker.valuesInEmptyRegions(Self.page(clear, image), missing: ["nationality"], image: image, resolution: 300).isEmpty)
+    }
+
     /// A card read whole: the fields its reading found stand as they are.
     @Test func aCardReadWholeKeepsItsFields() throws {
         let worker = try OCRWorker(orientation: false)

@@ -85,6 +85,25 @@ import Testing
         if let field { #expect(field.needsReview && field.box!.x > words.first { $0.text == "Gender:" }!.box.x + 100) }
     }
 
+    /// A bold "M" under "Sex / Sexe" on a page photographed askew, as the engine prepared it (grey,
+    /// flattened, scaled 2.18×; Tests/Fixtures/ocr-fallback/README.md). Read alone as one
+    /// character it gives nothing; read as one block with its label above, it is the letter.
+    @Test func aLoneLetterIsReadWithItsLabelAboveIt() throws {
+        let image = try ImageLoader.load(path: DegradedScanTests.root + "/Tests/Fixtures/ocr-fallback/s15-dev-024-sex-prepared.png")[0]
+        let worker = try OCRWorker(orientation: false)
+        func word(_ text: String, _ x: Int, _ y: Int, _ w: Int, _ h: Int, _ n: Int) -> Word {
+            Word(text: text, confidence: 90, box: BoundingBox(x: x, y: y, width: w, height: h), block: 1, paragraph: 1, line: 2, word: n)
+        }
+        // As the page's reading gave them: the label, nothing under it.
+        let words = [word("sex", 48, 48, 42, 16, 1), word("/", 108, 44, 12, 18, 2), word("sexe", 138, 44, 54, 17, 3)]
+        let alone = try TesseractHandle().recognize(image, resolution: 655, mode: .singleCharacter, rectangle: BoundingBox(x: 40, y: 67, width: 64, height: 40))
+        #expect(!alone.words.contains { FieldExtractor.sex($0.text) != nil }, "\(alone.words.map(\.text))")
+        let field = try #require(try worker.singleLetterSex(words, image: image, resolution: 655))
+        #expect(field.value == .text("M"))
+        let box = try #require(field.box)
+        #expect(box.y > 64 && abs(box.x - 48) < 16)
+    }
+
     /// Another letter, or nothing, under the label gives no value: the reading is not forced
     /// into M, F or X.
     @Test(arguments: ["P", nil] as [String?])

@@ -19,9 +19,11 @@ extension LabelledPage {
                 let segHits = hits[r][s]
                 for (i, hit) in segHits.enumerated() {
                     guard let field = hit.field, fields.contains(field), !seen.contains(field) else { continue }
-                    // Words after the label in its phrase are its value (read, perhaps badly): not empty.
+                    // Words after the label in its phrase are its value: not empty, unless every one
+                    // was read too poorly to stand ("Nationality: NT,D" at confidence 22), and then
+                    // it is read again like an empty one.
                     let next = i + 1 < segHits.count ? segHits[i + 1].start : segment.words.count
-                    guard hit.end == next else { continue }
+                    guard hit.end == next || segment.words[hit.end..<next].allSatisfy({ $0.confidence < 60 }) else { continue }
                     let h = max(8, row.height)
                     // The next column on the label's row bounds both regions on the right.
                     let right = i + 1 < segHits.count ? segHits[i + 1].box.x - h
@@ -43,6 +45,13 @@ extension LabelledPage {
                                 && w.box.y + w.box.height > r.y && w.box.x >= box.x + box.width + h
                         }
                         if let edge = others.map(\.box.x).min(), edge - h / 3 < r.x + r.width { r.width = edge - h / 3 - r.x }
+                        // Likewise words read clearly below the label's line (the next label of a
+                        // tight stack, under the value): the region ends above the first of them.
+                        let under = words.filter { w in
+                            w.confidence >= 60 && !PageLayout.key(w.text).isEmpty && w.box.y >= box.y + box.height + h / 3
+                                && w.box.x < r.x + r.width && w.box.x + w.box.width > r.x && w.box.y < r.y + r.height
+                        }
+                        if let top = under.map(\.box.y).min(), top - h / 6 < r.y + r.height { r.height = top - h / 6 - r.y }
                         // What is left must be empty but for words read too poorly to stand (a value
                         // misread at confidence under 60 is read again).
                         guard r.width >= 2 * h, r.height >= h,
