@@ -299,7 +299,7 @@ public final class OCRWorker {
         if o.preprocess.deskew, !settled, !report.steps.contains("deskew") {
             let lines = LevelledLines.slant(of: TextLine.group(page.words)).map { -$0 * 180 / .pi }
             if let degrees = lines ?? report.skewAngle.map(Double.init), abs(degrees) >= 3, abs(degrees) <= 15,
-               let turned = pixRotate(prepared.pix, Float(degrees * .pi / 180), Int32(L_ROTATE_AREA_MAP), Int32(L_BRING_IN_WHITE), 0, 0) {
+               let turned = Preprocessor.rotatedOnItsPaper(prepared, radians: Float(degrees * .pi / 180)) {
                 let level = LeptImage(turned)
                 let again = try read(level, resolution: report.resolution)
                 handleHoldsKept = false

@@ -280,10 +280,25 @@ enum Preprocessor {
         report.skewAngle = angle
         report.skewConfidence = conf
         guard conf >= 2.5 && abs(angle) >= 0.1 else { return image }
-        let rotated = pixRotate(image.pix, angle * .pi / 180, Int32(L_ROTATE_AREA_MAP), Int32(L_BRING_IN_WHITE), 0, 0)
+        let rotated = rotatedOnItsPaper(image, radians: angle * .pi / 180)
         report.moved(.rotate(radians: Double(angle) * .pi / 180, width: Double(image.width), height: Double(image.height)), from: image)
         report.steps.append("deskew")
         return try LeptImage.make(rotated, "deskew")
+    }
+
+    /// `image` turned `radians` about its centre (same size), the corners brought in filled with
+    /// the page's own paper: a grey page (a photocopy's paper is about 190) turned bringing in
+    /// white gets white corners, and Tesseract's one global threshold then falls between paper and
+    /// corners, and the print goes with the paper (a deed copied faint, deskewed, read as nothing
+    /// at all). On 468 dev pages of 13 seeds, 26 more fields exact.
+    static func rotatedOnItsPaper(_ image: LeptImage, radians: Float) -> UnsafeMutablePointer<Pix>? {
+        // The paper: the level three quarters of the pixels are at or under (print covers less
+        // than a quarter of a page).
+        var paper: UInt32 = 255
+        if pixGetDepth(image.pix) == 8, pixGetColormap(image.pix) == nil, pixGetRankValue(image.pix, 4, 0.75, &paper) == 0 {
+            return pixRotateAMGray(image.pix, radians, UInt8(min(paper, 255)))
+        }
+        return pixRotate(image.pix, radians, Int32(L_ROTATE_AREA_MAP), Int32(L_BRING_IN_WHITE), 0, 0)
     }
 
     /// Share of ink after one global Otsu threshold (the kind of threshold Tesseract applies by
