@@ -482,6 +482,26 @@ struct WordPage {
         #expect(value(f, "date") == "2026-12-16")
     }
 
+    /// Dots lost on a fax or a copy ("inbox example net", "inbox.examplenet", "www.mylifecom")
+    /// are put back, and the address goes to review; an address read whole is left alone.
+    @Test func hostsWithTheirDotsLost() {
+        #expect(FieldExtractor.hostMended("jo54@inbox example net") == "jo54@inbox.example.net")
+        #expect(FieldExtractor.hostMended("jo54@inbox.examplenet") == "jo54@inbox.example.net")
+        #expect(FieldExtractor.hostMended("https://www.mylifecom/people/eleni-georgiou/33041") == "https://www.mylife.com/people/eleni-georgiou/33041")
+        #expect(FieldExtractor.hostMended("jo54@inbox.example.net") == nil)
+        #expect(FieldExtractor.hostMended("https://www.mylife.com/people/x") == nil)
+        // Nothing to cut: "net" alone, or letters that end in no known domain.
+        #expect(FieldExtractor.hostMended("jo@net") == nil)
+        #expect(FieldExtractor.hostMended("jo@inbox.exampie") == nil)
+        var p = WordPage()
+        p.line("Opt-out request", y: 50)
+        p.line("Email: chiamaka54@inbox example net", y: 100)
+        p.line("Listing: https://www.clustrmapscom/people/chiamaka-nwachukwu/36209", y: 150)
+        let f = FieldExtractor.optout(p.lines)
+        #expect(value(f, "email") == "chiamaka54@inbox.example.net" && f["email"]?.needsReview == true)
+        #expect(value(f, "listing_url") == "https://www.clustrmaps.com/people/chiamaka-nwachukwu/36209" && f["listing_url"]?.needsReview == true)
+    }
+
     /// A plural ending read apart from its label ("TRANSFEREE (S) :") is part of the label: the
     /// name below is the value.
     @Test func aPluralMarkReadApartFromItsLabel() {

@@ -330,6 +330,7 @@ enum FieldExtractor {
     static func mended(_ text: String, field: String) -> String? {
         if field == "state" { return stateMended(text) }
         if field == "request_id" { return referenceMended(text) }
+        if field == "email" || field == "listing_url" { return hostMended(text) }
         return dateFields.contains(field) ? digitsMended(text) : nameFields.contains(field) ? lettersMended(text) : nil
     }
 
@@ -438,8 +439,15 @@ enum FieldExtractor {
         // An e-mail or web address has no check digit, and one misread letter makes another
         // working-looking address: what OCR typically makes of them (`.con`, `.cxamplenet`,
         // `netChee`, `chiamakaS54`) goes to review.
-        if let e = f["email"]?.value.string, !plausibleEmail(e) { f["email"]?.needsReview = true }
-        if let u = f["listing_url"]?.value.string, !plausibleURL(u) { f["listing_url"]?.needsReview = true }
+        // A host whose dots were lost ("inbox.examplenet") gets them back, still for review.
+        if let e = f["email"]?.value.string, !plausibleEmail(e) {
+            if let mended = hostMended(e), plausibleEmail(mended) { f["email"]?.value = .text(mended) }
+            f["email"]?.needsReview = true
+        }
+        if let u = f["listing_url"]?.value.string, !plausibleURL(u) {
+            if let mended = hostMended(u), plausibleURL(mended) { f["listing_url"]?.value = .text(mended) }
+            f["listing_url"]?.needsReview = true
+        }
         // A nationality is a code from the ICAO list; three letters outside it are a misreading
         // (`JRL` for IRL), taken for the one code a look-alike gives, if any, for review.
         if let n = f["nationality"]?.value.string, !CountryCodes.all.contains(n) {

@@ -200,6 +200,34 @@ extension FieldExtractor {
         return plausibleDomain(String(parts[1]))
     }
 
+    /// An e-mail or web address whose host lost its dots on a copy or a fax ("inbox example net",
+    /// "inbox.examplenet", "www.mylifecom"): spaces between the host's letters become dots, and a
+    /// last label that is no top-level domain but ends in one of com, net, org or edu (with
+    /// letters before it) is cut before it. Nil when nothing changes or the host is still not
+    /// plausible. A guess: the caller marks the value for review.
+    static func hostMended(_ address: String) -> String? {
+        let t = trimmed(address)
+        let hostStart: String.Index
+        if let at = t.firstIndex(of: "@") {
+            hostStart = t.index(after: at)
+        } else if let r = t.range(of: "://") {
+            hostStart = r.upperBound
+        } else {
+            hostStart = t.startIndex
+        }
+        let hostEnd = t[hostStart...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? t.endIndex
+        var host = String(t[hostStart..<hostEnd]).replacingOccurrences(of: #"(?<=[A-Za-z0-9])\s+(?=[A-Za-z0-9])"#, with: ".", options: .regularExpression)
+        var labels = host.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        if let last = labels.last, !genericTLDs.contains(last.lowercased()), last.count > 2,
+           let tld = ["com", "net", "org", "edu"].first(where: { last.lowercased().hasSuffix($0) && last.count > $0.count + 1 }) {
+            labels[labels.count - 1] = String(last.dropLast(tld.count))
+            labels.append(String(last.suffix(tld.count)))
+            host = labels.joined(separator: ".")
+        }
+        let mended = String(t[..<hostStart]) + host + String(t[hostEnd...])
+        return mended != t && plausibleDomain(host) ? mended : nil
+    }
+
     /// Whether a web address's host looks as printed (see ``plausibleDomain(_:)``).
     static func plausibleURL(_ s: String) -> Bool {
         var rest = Substring(s)
