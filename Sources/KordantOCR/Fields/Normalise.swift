@@ -218,7 +218,7 @@ extension FieldExtractor {
         let hostEnd = t[hostStart...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? t.endIndex
         var host = String(t[hostStart..<hostEnd]).replacingOccurrences(of: #"(?<=[A-Za-z0-9])\s+(?=[A-Za-z0-9])"#, with: ".", options: .regularExpression)
         var labels = host.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        if let last = labels.last, !genericTLDs.contains(last.lowercased()), last.count > 2,
+        if let last = labels.last, !genericTLDs.contains(last.lowercased()),
            let tld = ["com", "net", "org", "edu"].first(where: { last.lowercased().hasSuffix($0) && last.count > $0.count + 1 }) {
             labels[labels.count - 1] = String(last.dropLast(tld.count))
             labels.append(String(last.suffix(tld.count)))

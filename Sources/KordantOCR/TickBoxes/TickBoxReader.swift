@@ -19,9 +19,10 @@ struct TickBoxReader {
     let image: LeptImage
 
     /// Ink share of the middle at or over which a box is ticked, and at or under which it is
-    /// empty; in between, the pixels do not say. (Dev pages of three seeds, drawn boxes and
-    /// typed brackets: ticked boxes measured 0.10 and over, empty ones 0.03 and under, but for
-    /// rows read into the wrong line.)
+    /// empty; in between, the pixels do not say. (Chosen on a prototype over the original images
+    /// of the 78 dev opt-out pages of seeds 15–17, drawn boxes and typed brackets: ticked boxes
+    /// measured 0.10 and over and empty ones 0.03 and under, but for rows grouped into the
+    /// wrong line.)
     static let tickedShare = 0.10
     static let emptyShare = 0.03
 
@@ -87,14 +88,12 @@ struct TickBoxReader {
     /// leftwards while the gap to the next is at most 1.2 letter heights (the space inside "[ ]").
     static func markBounds(_ ink: [Bool], width w: Int, height rows: Int, letterHeight h: Int)
         -> (x0: Int, y0: Int, x1: Int, y1: Int)? {
-        var label = [Int32](repeating: 0, count: ink.count)
+        var seen = [Bool](repeating: false, count: ink.count)
         var stack: [Int] = []
         var marks: [(x0: Int, y0: Int, x1: Int, y1: Int)] = []
         let minArea = max(4, h * h / 150)
-        var next: Int32 = 0
-        for start in 0..<ink.count where ink[start] && label[start] == 0 {
-            next += 1
-            label[start] = next
+        for start in 0..<ink.count where ink[start] && !seen[start] {
+            seen[start] = true
             stack.append(start)
             var (x0, y0, x1, y1, area) = (w, rows, 0, 0, 0)
             while let p = stack.popLast() {
@@ -107,7 +106,7 @@ struct TickBoxReader {
                         let nx = x + dx
                         guard nx >= 0, nx < w else { continue }
                         let q = ny * w + nx
-                        if ink[q], label[q] == 0 { label[q] = next; stack.append(q) }
+                        if ink[q], !seen[q] { seen[q] = true; stack.append(q) }
                     }
                 }
             }
