@@ -29,6 +29,9 @@ public struct PreprocessOptions: Sendable, Hashable, Codable {
     public var maxFlattenedInk = 0.3
     /// The median filter's size on a speckled page; nil: by its text height (see `Preprocessor.run`).
     var medianSize: Int32?
+    /// A bilevel page is scaled by this before it is smoothed (with a Gaussian as many pixels
+    /// wide): the second reading of a fax (see `DocumentOCR.secondReading`).
+    var bilevelScale: Float = 1
 
     public init() {}
 
@@ -108,8 +111,18 @@ enum Preprocessor {
             image = try LeptImage.make(pixConvertTo8(image.pix, 0), "grayscale conversion")
             report.steps.append("grayscale")
         }
+        // What the page was scaled by before its text height was measured (a bilevel page read larger).
+        var scaledFirst = 1.0
         if bilevel && image.depth == 8 {
-            image = try smoothBilevel(image)
+            if o.bilevelScale != 1 {
+                let scaled = try LeptImage.make(pixScale(image.pix, o.bilevelScale, o.bilevelScale), "rescale")
+                scaledFirst = Double(scaled.width) / Double(image.width)
+                report.moved(.scale(scaledFirst), from: image)
+                image = scaled
+                report.resolution = Int((Double(sourceResolution) * scaledFirst).rounded())
+                report.steps.append("rescale")
+            }
+            image = try smoothBilevel(image, sigma: max(1, o.bilevelScale))
             report.steps.append("smooth")
         } else if o.perspective, image.depth == 8, let outline = PageOutline.find(in: image.pix),
                   let gray = GrayImage(pix8: image.pix), let flat = outline.rectified(gray).leptImage() {
@@ -166,8 +179,8 @@ enum Preprocessor {
                 image = scaled
                 binary = try LeptImage.make(pixConvertTo1(image.pix, 150), "binarise")
                 report.scale = factor
-                report.resolution = Int((Double(sourceResolution) * factor).rounded())
-                report.steps.append("rescale")
+                report.resolution = Int((Double(sourceResolution) * scaledFirst * factor).rounded())
+                if !report.steps.contains("rescale") { report.steps.append("rescale") }
             }
         }
         if o.despeckle, let height = report.textHeight {
@@ -219,14 +232,16 @@ enum Preprocessor {
     }
 
     /// A fax or a bilevel scan has jagged, broken strokes (a fax's rows are 98 to the inch), and
-    /// Tesseract's recogniser was trained on grey, anti-aliased text: a Gaussian of one pixel turns
-    /// the steps back into edges (on the dev faxes `FULL NAME`, `STATE`, `ZIP CODE` read whole
-    /// instead of `rutl NAME`, `SHALE`).
-    static func smoothBilevel(_ image: LeptImage) throws(OCRError) -> LeptImage {
-        var kernel: UnsafeMutablePointer<L_KERNEL>? = makeGaussianKernel(2, 2, 1.0, 1.0)
-        guard kernel != nil else { return image }
-        defer { kernelDestroy(&kernel) }
-        return try LeptImage.make(pixConvolve(image.pix, kernel, 8, 1), "smooth")
+    /// Tesseract's recogniser was trained on grey, anti-aliased text: a Gaussian of one pixel (of
+    /// `sigma` on a page scaled up by as much) turns the steps back into edges (on the dev faxes
+    /// `FULL NAME`, `STATE`, `ZIP CODE` read whole instead of `rutl NAME`, `SHALE`).
+    static func smoothBilevel(_ image: LeptImage, sigma: Float = 1) throws(OCRError) -> LeptImage {
+        // Separable: a row pass and a column pass cost 2 × (4σ + 1) taps a pixel, not its square.
+        let half = Int32((2 * sigma).rounded(.up))
+        var rows: UnsafeMutablePointer<L_KERNEL>?, columns: UnsafeMutablePointer<L_KERNEL>?
+        defer { kernelDestroy(&rows); kernelDestroy(&columns) }
+        guard makeGaussianKernelSep(half, half, sigma, 1.0, &rows, &columns) == 0, rows != nil, columns != nil else { return image }
+        return try LeptImage.make(pixConvolveSep(image.pix, rows, columns, 8, 1), "smooth")
     }
 
     /// Photocopies and faxes sprinkle isolated dots far smaller than the letters, which Tesseract

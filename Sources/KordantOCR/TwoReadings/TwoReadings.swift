@@ -1,0 +1,48 @@
+/// Two readings of one page, made differently (a fax at its own size and at twice it, a
+/// photocopy under two median filters), as one: their errors fall in different places, so a
+/// field one of them missed or could only read doubtfully the other often read cleanly.
+enum TwoReadings {
+    /// `first` (text, words, boxes, MRZ: everything but the fields) with the fields of both.
+    /// A page the first reading could not tell the kind of takes the second's reading whole when
+    /// that one could, its fields in review (read by the second only); readings of two different
+    /// kinds are not mixed (`first` is kept).
+    static func combined(_ first: PageResult, _ second: PageResult) -> PageResult {
+        if first.kind == .unknown, second.kind != .unknown {
+            var result = second
+            result.fields = fields([:], second.fields)
+            return result
+        }
+        guard first.kind == second.kind else { return first }
+        var result = first
+        result.fields = fields(first.fields, second.fields)
+        return result
+    }
+
+    /// Field by field:
+    /// - read by the first reading only: as it judged it;
+    /// - read by the second only: in review (on dev seed 40 the three values the second alone
+    ///   read wrongly, "Fosilon Data Privacy Jeam" among them, looked as sure as the right ones);
+    /// - read alike by both: the first's, in review only if both readings put it there;
+    /// - read differently: the value of the one not in review (else the first's), in review, for
+    ///   two readings of the same print that disagree are not sure of either (on the dev faxes of
+    ///   seeds 18–21 this flagged wrong values the first reading alone was sure of).
+    static func fields(_ first: [String: Field], _ second: [String: Field]) -> [String: Field] {
+        var out = first
+        for (name, other) in second {
+            guard var mine = first[name] else {
+                var other = other
+                other.needsReview = true
+                out[name] = other
+                continue
+            }
+            if mine.value == other.value {
+                mine.needsReview = mine.needsReview && other.needsReview
+            } else {
+                if mine.needsReview && !other.needsReview { mine = other }
+                mine.needsReview = true
+            }
+            out[name] = mine
+        }
+        return out
+    }
+}

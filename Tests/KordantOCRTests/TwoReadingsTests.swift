@@ -1,0 +1,86 @@
+import Foundation
+@testable import KordantOCR
+import Testing
+
+/// A fax read twice, at its own size and at twice it, and a speckled photocopy under both median
+/// filters (``TwoReadings``, `DocumentOCR.secondReading`).
+@Suite struct TwoReadingsTests {
+    static func field(_ value: String, review: Bool = false) -> Field {
+        Field(value: .text(value), confidence: 80, box: nil, needsReview: review)
+    }
+
+    static func page(_ kind: DocumentKind, _ fields: [String: Field], text: String = "") -> PageResult {
+        PageResult(page: 1, kind: kind, text: text, meanConfidence: 80, words: [], width: 10, height: 10,
+                   preprocessing: PreprocessReport(), fields: fields)
+    }
+
+    @Test func fieldsReadByTheSecondReadingOnlyGoToReview() {
+        let merged = TwoReadings.fields(["zip": Self.field("59101")], ["state": Self.field("MT")])
+        #expect(merged["zip"] == Self.field("59101"))
+        #expect(merged["state"] == Self.field("MT", review: true))
+    }
+
+    @Test func aValueBothReadAlikeIsInReviewOnlyWhenBothPutItThere() {
+        #expect(TwoReadings.fields(["zip": Self.field("59101", review: true)], ["zip": Self.field("59101")])["zip"]?.needsReview == false)
+        #expect(TwoReadings.fields(["zip": Self.field("59101", review: true)], ["zip": Self.field("59101", review: true)])["zip"]?.needsReview == true)
+    }
+
+    @Test func readingsThatDisagreeKeepTheSureOneOrGoToReview() {
+        // The doubtful one gives way to the sure one, whichever reading it came from, but the
+        // disagreement puts it in review.
+        #expect(TwoReadings.fields(["surname": Self.field("SZOKF", review: true)], ["surname": Self.field("SZOKE")])["surname"] == Self.field("SZOKE", review: true))
+        #expect(TwoReadings.fields(["surname": Self.field("SZOKE")], ["surname": Self.field("SZOKF", review: true)])["surname"] == Self.field("SZOKE", review: true))
+        // Both sure and different: neither is, and the first's goes to review.
+        #expect(TwoReadings.fields(["zip": Self.field("59101")], ["zip": Self.field("59107")])["zip"] == Self.field("59101", review: true))
+    }
+
+    @Test func kindsAreNotMixed() {
+        let deed = Self.page(.deed, ["county": Self.field("Yellowstone")], text: "first")
+        let id = Self.page(.id, ["surname": Self.field("WEISS")], text: "second")
+        #expect(TwoReadings.combined(deed, id) == deed)
+        // A page the first reading could not place takes the second's reading whole.
+        let unknown = Self.page(.unknown, [:], text: "first")
+        var inReview = id
+        inReview.fields["surname"]?.needsReview = true
+        #expect(TwoReadings.combined(unknown, id) == inReview)
+        #expect(TwoReadings.combined(deed, Self.page(.deed, ["state": Self.field("MT")]))
+            .fields == ["county": Self.field("Yellowstone"), "state": Self.field("MT", review: true)])
+    }
+
+    /// A real faxed opt-out request (204 × 98 DPI, 1-bit, a light face) read by Tesseract: the
+    /// second reading finds fields the first could not, and is made only for bilevel pages.
+    @Test func aFaxIsReadTwiceAndGainsFields() throws {
+        let path = DegradedScanTests.root + "/Tests/Fixtures/ocr-fallback/s18-dev-027-id-passport-page-fax.png"
+        let worker = try OCRWorker()
+        let both = try worker.process(path: path).pages[0]
+        #expect(both.preprocessing.steps.contains("smooth"))
+        var once = OCROptions()
+        once.secondReading = false
+        let first = try worker.process(path: path, options: once).pages[0]
+        // The first reading alone misses the birth date and the expiry (the generator's truth:
+        // 2006-04-15 and 2027-09-15); with the second, both are read, and nothing is lost.
+        #expect(first.fields["date_of_birth"] == nil && first.fields["expiry_date"] == nil, "\(first.fields)")
+        #expect(both.fields["date_of_birth"]?.value == .text("2006-04-15"), "\(both.fields)")
+        #expect(both.fields["expiry_date"]?.value == .text("2027-09-15"), "\(both.fields)")
+        #expect(Set(both.fields.keys).isSuperset(of: first.fields.keys))
+        // A page that is not bilevel is read once: its result is the same either way.
+        let flatbed = DegradedScanTests.root + "/TestDocuments/idcard_td1.noisy.jpg"
+        #expect(try worker.process(path: flatbed).pages[0] == worker.process(path: flatbed, options: once).pages[0])
+    }
+
+    /// A real reading of a photocopied residence permit (speckle, 5 × 5 median kept): its birth
+    /// date is read only under the 3 × 3 filter, and only the second reading gives it, in review.
+    @Test func aPhotocopyIsReadUnderBothMedianFilters() throws {
+        let path = DegradedScanTests.root + "/Tests/Fixtures/ocr-fallback/s21-dev-080-id-residence-permit-photocopy.png"
+        let worker = try OCRWorker()
+        var once = OCROptions()
+        once.secondReading = false
+        let first = try worker.process(path: path, options: once).pages[0]
+        #expect(first.preprocessing.steps.contains("median"))
+        #expect(first.fields["date_of_birth"] == nil, "\(first.fields)")
+        let both = try worker.process(path: path).pages[0]
+        #expect(both.fields["date_of_birth"] == Field(value: .text("1963-04-27"), confidence: both.fields["date_of_birth"]?.confidence ?? 0,
+                                                     box: both.fields["date_of_birth"]?.box, needsReview: true), "\(both.fields)")
+        #expect(Set(both.fields.keys).isSuperset(of: first.fields.keys))
+    }
+}
