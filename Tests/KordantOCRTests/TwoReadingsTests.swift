@@ -47,7 +47,7 @@ import Testing
             .fields == ["county": Self.field("Yellowstone"), "state": Self.field("MT", review: true)])
     }
 
-    /// A real faxed opt-out request (204 × 98 DPI, 1-bit, a light face) read by Tesseract: the
+    /// A real faxed passport page (204 × 98 DPI, 1-bit, a monospace face) read by Tesseract: the
     /// second reading finds fields the first could not, and is made only for bilevel pages.
     @Test func aFaxIsReadTwiceAndGainsFields() throws {
         let path = DegradedScanTests.root + "/Tests/Fixtures/ocr-fallback/s18-dev-027-id-passport-page-fax.png"
