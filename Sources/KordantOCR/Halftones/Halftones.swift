@@ -1,0 +1,122 @@
+@preconcurrency import CTesseract
+
+extension Preprocessor {
+    /// A fax dithers the photo of an identity page into thousands of dots. Tesseract's layout
+    /// analysis takes the dots and the column of labels and values beside them for one block of
+    /// text and reads it as noise: on dev faxes whose photo came out dark, every field beside it
+    /// was lost (`Hales Of Leet # Daole the nabs` for three lines of a passport). The dithered
+    /// regions of a bilevel page are painted paper-white in `image` (8-bit, two levels) before it
+    /// is read (a copy: the image as given is left alone); the page's text is left as it was.
+    ///
+    /// A region is dithered where closing the ink with a 5×5 square fills it almost solid (the
+    /// gaps between dots are a pixel or two; between letters, and between lines, they are wider),
+    /// a square of 1.5 capital heights then still fits inside (no line of text is that tall), and
+    /// its ink falls into many specks: under a quarter of a capital height squared of ink per
+    /// component (dev fax photos: 0.03–0.11; words and bold headings: 0.6 and more).
+    /// Returns the painted copy and the regions painted (in its pixels), or nil when there are none.
+    static func paintHalftones(_ image: LeptImage) throws(OCRError) -> (LeptImage, [BoundingBox])? {
+        guard image.depth == 8, let binaryPix = pixConvertTo1(image.pix, 128) else { return nil }
+        let binary = LeptImage(binaryPix)
+        guard let cap = capHeight(binary) else { return nil }
+        let fill = Int32(5)
+        let fits = Int32(max(9, (1.5 * cap).rounded()))
+        guard let closed = pixCloseSafeBrick(nil, binary.pix, fill, fill) else { return nil }
+        let closedImage = LeptImage(closed)
+        guard let opened = pixOpenBrick(nil, closedImage.pix, fits, fits) else { return nil }
+        let openedImage = LeptImage(opened)
+        // What survives the opening: pieces of pictures, and the odd bold heading, whose ink is
+        // in a few large letters. Only the dithered pieces are kept, in a mask of their boxes.
+        guard let mask = pixCreate(Int32(image.width), Int32(image.height), 1) else { return nil }
+        let maskImage = LeptImage(mask)
+        var pieces = 0
+        for box in boxes(of: openedImage) where dithered(binary, box, cap: cap) {
+            guard let b = boxCreate(Int32(box.x), Int32(box.y), Int32(box.width), Int32(box.height)) else { continue }
+            var owned: UnsafeMutablePointer<Box>? = b
+            pixSetInRectArbitrary(maskImage.pix, b, 1)
+            boxDestroy(&owned)
+            pieces += 1
+        }
+        guard pieces > 0 else { return nil }
+        // Pieces of one picture (a light dither breaks up under the opening) are joined within
+        // six capital heights (only dithered pieces are in the mask), and the box of the joined
+        // pieces is grown by strips as long as they are dithered too: a picture painted in part
+        // leaves a frame of dots that Tesseract reads worse than the whole.
+        let join = Int32(max(3, (6 * cap).rounded()))
+        guard let joined = pixCloseSafeBrick(nil, maskImage.pix, join, join) else { return nil }
+        var painted: [BoundingBox] = []
+        var copy: LeptImage?
+        for found in boxes(of: LeptImage(joined)) where Double(found.width) >= 3 * cap && Double(found.height) >= 3 * cap {
+            // Pieces of one light picture can join into several boxes that grow into the same one.
+            guard dithered(binary, found, cap: cap), !painted.contains(where: { $0.intersects(found) }) else { continue }
+            let box = grown(found, binary, cap: cap)
+            guard let rim = boxCreate(Int32(box.x), Int32(box.y), Int32(box.width), Int32(box.height)) else { continue }
+            var r: UnsafeMutablePointer<Box>? = rim
+            defer { boxDestroy(&r) }
+            if copy == nil { copy = try LeptImage.make(pixCopy(nil, image.pix), "halftone") }
+            if let copy { pixSetInRectArbitrary(copy.pix, rim, 255) }
+            painted.append(box)
+        }
+        guard let copy else { return nil }
+        return (copy, painted)
+    }
+
+    /// `box` grown side by side, a strip of half a capital height at a time, while the strip
+    /// beyond is dithered (held to a tenth of a capital height squared of ink per component:
+    /// a strip through letters cuts them into small pieces too), then by the 5-pixel rim of dots
+    /// the closing and opening shaved off.
+    private static func grown(_ box: BoundingBox, _ binary: LeptImage, cap: Double) -> BoundingBox {
+        let step = max(2, Int(cap / 2))
+        var (x0, y0, x1, y1) = (box.x, box.y, box.x + box.width, box.y + box.height)
+        let (width, height) = (binary.width, binary.height)
+        var growing = true
+        while growing {
+            growing = false
+            let strips = [
+                BoundingBox(x: max(0, x0 - step), y: y0, width: x0 - max(0, x0 - step), height: y1 - y0),
+                BoundingBox(x: x1, y: y0, width: min(width, x1 + step) - x1, height: y1 - y0),
+                BoundingBox(x: x0, y: max(0, y0 - step), width: x1 - x0, height: y0 - max(0, y0 - step)),
+                BoundingBox(x: x0, y: y1, width: x1 - x0, height: min(height, y1 + step) - y1),
+            ]
+            for (side, strip) in strips.enumerated() where dithered(binary, strip, cap: cap, perComponent: 0.1) {
+                switch side {
+                case 0: x0 = strip.x
+                case 1: x1 = strip.x + strip.width
+                case 2: y0 = strip.y
+                default: y1 = strip.y + strip.height
+                }
+                growing = true
+            }
+        }
+        let rim = 5
+        (x0, y0, x1, y1) = (max(0, x0 - rim), max(0, y0 - rim), min(width, x1 + rim), min(height, y1 + rim))
+        return BoundingBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// The boxes of the connected components of a binary image.
+    private static func boxes(of binary: LeptImage) -> [BoundingBox] {
+        guard let boxa = pixConnCompBB(binary.pix, 8) else { return [] }
+        var owned: UnsafeMutablePointer<Boxa>? = boxa
+        defer { boxaDestroy(&owned) }
+        return (0..<boxaGetCount(boxa)).map { i in
+            var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, h: Int32 = 0
+            boxaGetBoxGeometry(boxa, i, &x, &y, &w, &h)
+            return BoundingBox(x: Int(x), y: Int(y), width: Int(w), height: Int(h))
+        }
+    }
+
+    /// Whether the ink of `binary` inside `box` is a dither: between 8 % and 80 % of the box, in
+    /// components of under `perComponent` capital heights squared of ink each on average.
+    private static func dithered(_ binary: LeptImage, _ box: BoundingBox, cap: Double, perComponent: Double = 0.25) -> Bool {
+        guard box.width > 0, box.height > 0,
+              let b = boxCreate(Int32(box.x), Int32(box.y), Int32(box.width), Int32(box.height)) else { return false }
+        var owned: UnsafeMutablePointer<Box>? = b
+        defer { boxDestroy(&owned) }
+        guard let clipped = pixClipRectangle(binary.pix, b, nil) else { return false }
+        let clip = LeptImage(clipped)
+        var ink: Int32 = 0, components: Int32 = 0
+        guard pixCountPixels(clip.pix, &ink, nil) == 0, pixCountConnComp(clip.pix, 8, &components) == 0,
+              components > 0 else { return false }
+        let share = Double(ink) / Double(box.width * box.height)
+        return share >= 0.08 && share <= 0.8 && Double(ink) / Double(components) <= perComponent * cap * cap
+    }
+}
