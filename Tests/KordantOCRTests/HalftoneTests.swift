@@ -59,6 +59,7 @@ import Testing
         }
     }
 
+    /// Dark pixels (under 128) of an 8-bit image inside `box`.
     static func ink(_ image: LeptImage, in box: BoundingBox) -> Int {
         var count = 0
         for y in box.y..<(box.y + box.height) {
