@@ -58,6 +58,36 @@ public final class LeptImage: @unchecked Sendable {
     /// Writes a PNG (for debugging and tests).
     public func writePNG(_ path: String) -> Bool { pixWrite(path, pix, Int32(IFF_PNG)) == 0 }
 
+    /// The boxes of the 8-connected components of a binary image.
+    func componentBoxes() -> [BoundingBox] {
+        guard let boxa = pixConnCompBB(pix, 8) else { return [] }
+        var owned: UnsafeMutablePointer<Boxa>? = boxa
+        defer { boxaDestroy(&owned) }
+        return (0..<boxaGetCount(boxa)).map { i in
+            var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, h: Int32 = 0
+            boxaGetBoxGeometry(boxa, i, &x, &y, &w, &h)
+            return BoundingBox(x: Int(x), y: Int(y), width: Int(w), height: Int(h))
+        }
+    }
+
+    /// Runs `body` with a Leptonica box for `box` (freed after), or returns nil if none is made.
+    private static func withBox<T>(_ box: BoundingBox, _ body: (UnsafeMutablePointer<Box>) -> T?) -> T? {
+        guard let made = boxCreate(Int32(box.x), Int32(box.y), Int32(box.width), Int32(box.height)) else { return nil }
+        var owned: UnsafeMutablePointer<Box>? = made
+        defer { boxDestroy(&owned) }
+        return body(made)
+    }
+
+    /// A copy of the part of the image inside `box` (cut to the image), or nil.
+    func clipped(to box: BoundingBox) -> LeptImage? {
+        Self.withBox(box) { b in pixClipRectangle(pix, b, nil).map(LeptImage.init) }
+    }
+
+    /// Sets every pixel inside `box` to `value`, in place.
+    func fill(_ box: BoundingBox, with value: UInt32) {
+        _ = Self.withBox(box) { b in pixSetInRectArbitrary(pix, b, value) }
+    }
+
     /// A JPEG of the image at most `maxWidth` pixels wide (scaled down with Leptonica's
     /// anti-aliasing when wider), for pictures of pages on screen. Nil when encoding fails.
     public func jpeg(maxWidth: Int, quality: Int = 70) -> Data? {

@@ -418,18 +418,9 @@ enum Preprocessor {
     /// Upper-quartile height of letter-sized connected components of a binary image (a proxy for
     /// cap height), or nil.
     static func capHeight(_ binaryImage: LeptImage) -> Double? {
-        let binary = binaryImage.pix
-        guard let boxa = pixConnCompBB(binary, 8) else { return nil }
-        var ba: UnsafeMutablePointer<Boxa>? = boxa
-        defer { boxaDestroy(&ba) }
-        var heights: [Int32] = []
-        let n = boxaGetCount(boxa)
-        for i in 0..<n {
-            var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, h: Int32 = 0
-            boxaGetBoxGeometry(boxa, i, &x, &y, &w, &h)
-            // Letters: taller than specks, not lines or rules, roughly letter-shaped.
-            if h >= 6 && h <= 300 && w >= 2 && w <= h * 3 { heights.append(h) }
-        }
+        // Letters: taller than specks, not lines or rules, roughly letter-shaped.
+        var heights = binaryImage.componentBoxes()
+            .filter { $0.height >= 6 && $0.height <= 300 && $0.width >= 2 && $0.width <= $0.height * 3 }.map(\.height)
         guard heights.count >= 20 else { return nil }
         heights.sort()
         // Upper quartile: x-height letters are the majority; capitals and ascenders sit above them.

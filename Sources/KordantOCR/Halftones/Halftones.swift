@@ -12,7 +12,8 @@ extension Preprocessor {
     /// gaps between dots are a pixel or two; between letters, and between lines, they are wider),
     /// a square of 1.5 capital heights then still fits inside (no line of text is that tall), and
     /// its ink falls into many specks: under a quarter of a capital height squared of ink per
-    /// component (dev fax photos: 0.03–0.11; words and bold headings: 0.6 and more).
+    /// component (on the dev faxes, measured with an OpenCV prototype of this rule: photos
+    /// 0.03–0.11; words and bold headings 0.6 and more).
     /// Returns the painted copy and the regions painted (in its pixels), or nil when there are none.
     static func paintHalftones(_ image: LeptImage) throws(OCRError) -> (LeptImage, [BoundingBox])? {
         guard image.depth == 8, let binaryPix = pixConvertTo1(image.pix, 128) else { return nil }
@@ -26,17 +27,10 @@ extension Preprocessor {
         let openedImage = LeptImage(opened)
         // What survives the opening: pieces of pictures, and the odd bold heading, whose ink is
         // in a few large letters. Only the dithered pieces are kept, in a mask of their boxes.
-        guard let mask = pixCreate(Int32(image.width), Int32(image.height), 1) else { return nil }
+        let pieces = openedImage.componentBoxes().filter { dithered(binary, $0, cap: cap) }
+        guard !pieces.isEmpty, let mask = pixCreate(Int32(image.width), Int32(image.height), 1) else { return nil }
         let maskImage = LeptImage(mask)
-        var pieces = 0
-        for box in boxes(of: openedImage) where dithered(binary, box, cap: cap) {
-            guard let b = boxCreate(Int32(box.x), Int32(box.y), Int32(box.width), Int32(box.height)) else { continue }
-            var owned: UnsafeMutablePointer<Box>? = b
-            pixSetInRectArbitrary(maskImage.pix, b, 1)
-            boxDestroy(&owned)
-            pieces += 1
-        }
-        guard pieces > 0 else { return nil }
+        for piece in pieces { maskImage.fill(piece, with: 1) }
         // Pieces of one picture (a light dither breaks up under the opening) are joined within
         // six capital heights (only dithered pieces are in the mask), and the box of the joined
         // pieces is grown by strips as long as they are dithered too: a picture painted in part
@@ -44,19 +38,14 @@ extension Preprocessor {
         let join = Int32(max(3, (6 * cap).rounded()))
         guard let joined = pixCloseSafeBrick(nil, maskImage.pix, join, join) else { return nil }
         var painted: [BoundingBox] = []
-        var copy: LeptImage?
-        for found in boxes(of: LeptImage(joined)) where Double(found.width) >= 3 * cap && Double(found.height) >= 3 * cap {
+        for found in LeptImage(joined).componentBoxes() where Double(found.width) >= 3 * cap && Double(found.height) >= 3 * cap {
             // Pieces of one light picture can join into several boxes that grow into the same one.
             guard dithered(binary, found, cap: cap), !painted.contains(where: { $0.intersects(found) }) else { continue }
-            let box = grown(found, binary, cap: cap)
-            guard let rim = boxCreate(Int32(box.x), Int32(box.y), Int32(box.width), Int32(box.height)) else { continue }
-            var r: UnsafeMutablePointer<Box>? = rim
-            defer { boxDestroy(&r) }
-            if copy == nil { copy = try LeptImage.make(pixCopy(nil, image.pix), "halftone") }
-            if let copy { pixSetInRectArbitrary(copy.pix, rim, 255) }
-            painted.append(box)
+            painted.append(grown(found, binary, cap: cap))
         }
-        guard let copy else { return nil }
+        guard !painted.isEmpty else { return nil }
+        let copy = try LeptImage.make(pixCopy(nil, image.pix), "halftone")
+        for box in painted { copy.fill(box, with: 255) }
         return (copy, painted)
     }
 
@@ -92,27 +81,10 @@ extension Preprocessor {
         return BoundingBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
-    /// The boxes of the connected components of a binary image.
-    private static func boxes(of binary: LeptImage) -> [BoundingBox] {
-        guard let boxa = pixConnCompBB(binary.pix, 8) else { return [] }
-        var owned: UnsafeMutablePointer<Boxa>? = boxa
-        defer { boxaDestroy(&owned) }
-        return (0..<boxaGetCount(boxa)).map { i in
-            var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, h: Int32 = 0
-            boxaGetBoxGeometry(boxa, i, &x, &y, &w, &h)
-            return BoundingBox(x: Int(x), y: Int(y), width: Int(w), height: Int(h))
-        }
-    }
-
     /// Whether the ink of `binary` inside `box` is a dither: between 8 % and 80 % of the box, in
     /// components of under `perComponent` capital heights squared of ink each on average.
     private static func dithered(_ binary: LeptImage, _ box: BoundingBox, cap: Double, perComponent: Double = 0.25) -> Bool {
-        guard box.width > 0, box.height > 0,
-              let b = boxCreate(Int32(box.x), Int32(box.y), Int32(box.width), Int32(box.height)) else { return false }
-        var owned: UnsafeMutablePointer<Box>? = b
-        defer { boxDestroy(&owned) }
-        guard let clipped = pixClipRectangle(binary.pix, b, nil) else { return false }
-        let clip = LeptImage(clipped)
+        guard box.width > 0, box.height > 0, let clip = binary.clipped(to: box) else { return false }
         var ink: Int32 = 0, components: Int32 = 0
         guard pixCountPixels(clip.pix, &ink, nil) == 0, pixCountConnComp(clip.pix, 8, &components) == 0,
               components > 0 else { return false }

@@ -34,11 +34,7 @@ struct TickBoxReader {
         let x1 = label.x - max(2, h / 6), x0 = max(0, label.x - 4 * h)
         let y0 = max(0, label.y - h / 3), y1 = min(image.height, label.y + label.height + h / 3)
         guard x1 - x0 >= h / 2, y1 - y0 >= h / 2, x1 <= image.width,
-              let box = boxCreate(Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0)) else { return nil }
-        var b: UnsafeMutablePointer<Box>? = box
-        defer { boxDestroy(&b) }
-        guard let clipped = pixClipRectangle(image.pix, box, nil) else { return nil }
-        let clip = LeptImage(clipped)
+              let clip = image.clipped(to: BoundingBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)) else { return nil }
         let eight: LeptImage
         if clip.depth == 8, pixGetColormap(clip.pix) == nil {
             eight = clip
