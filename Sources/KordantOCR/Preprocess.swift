@@ -125,6 +125,7 @@ enum Preprocessor {
                 report.moved(.scale(scaledFirst), from: image)
                 image = scaled
                 report.resolution = Int((Double(sourceResolution) * scaledFirst).rounded())
+                report.scale = scaledFirst
                 report.steps.append("rescale")
             }
             image = try smoothBilevel(image, sigma: max(1, o.bilevelScale))
@@ -174,8 +175,11 @@ enum Preprocessor {
                 report.medianSize = size
             }
         }
+        // What the rescale step scaled by (the page's text height is measured after `scaledFirst`).
+        var rescaled = 1.0
         if o.rescale, let height = measuredHeight {
-            report.textHeight = height
+            // In the page's own pixels, as `scale` is from them.
+            report.textHeight = height / scaledFirst
             if height < o.targetCapHeight * 0.7 {
                 let factor = min(4, o.targetCapHeight / height)
                 let scaled = try LeptImage.make(pixScale(image.pix, Float(factor), Float(factor)), "rescale")
@@ -183,13 +187,14 @@ enum Preprocessor {
                 report.moved(.scale(Double(scaled.width) / Double(image.width)), from: image)
                 image = scaled
                 binary = try LeptImage.make(pixConvertTo1(image.pix, 150), "binarise")
-                report.scale = factor
+                rescaled = factor
+                report.scale = scaledFirst * factor
                 report.resolution = Int((Double(sourceResolution) * scaledFirst * factor).rounded())
                 if !report.steps.contains("rescale") { report.steps.append("rescale") }
             }
         }
-        if o.despeckle, let height = report.textHeight {
-            image = try despeckle(image, binary: &binary, capHeight: height * report.scale, report: &report)
+        if o.despeckle, o.rescale, let height = measuredHeight {
+            image = try despeckle(image, binary: &binary, capHeight: height * rescaled, report: &report)
         }
         if o.deskew {
             let before = image

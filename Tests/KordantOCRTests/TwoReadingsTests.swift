@@ -68,6 +68,25 @@ import Testing
         #expect(try worker.process(path: flatbed).pages[0] == worker.process(path: flatbed, options: once).pages[0])
     }
 
+    /// Each reading of a fax reports all it was scaled by: the second one's 2× before the rescale
+    /// to the target text height too (its word boxes are mapped back by the same), and its text
+    /// height in the page's own pixels.
+    @Test func aFaxsReadingsReportTheirWholeScale() throws {
+        let page = try ImageLoader.load(path: DegradedScanTests.root + "/Tests/Fixtures/ocr-fallback/s18-dev-027-id-passport-page-fax.png")[0]
+        var twice = PreprocessOptions()
+        twice.bilevelScale = 2
+        var reports: [PreprocessReport] = []
+        for options in [PreprocessOptions(), twice] {
+            let (image, report) = try Preprocessor.run(page, options: options)
+            #expect(abs(report.scale * Double(page.width) - Double(image.width)) <= 2, "\(report)")
+            #expect(abs(Double(report.resolution) - report.scale * 300) <= 2, "\(report)")
+            reports.append(report)
+        }
+        #expect(reports[1].scale >= 2, "\(reports)")
+        let heights = reports.compactMap(\.textHeight)
+        #expect(heights.count == 2 && abs(heights[0] - heights[1]) <= 1.5, "\(heights)")
+    }
+
     /// A real reading of a photocopied residence permit (speckle, 5 × 5 median kept): its birth
     /// date is read only under the 3 × 3 filter, and only the second reading gives it, in review.
     @Test func aPhotocopyIsReadUnderBothMedianFilters() throws {
