@@ -79,18 +79,22 @@ enum FieldExtractor {
         let labelledOnly = f
         let text = page.layout.paragraphs
         let name = #"([A-Z][\p{L}.'’ʻ-]*(?: (?:[\p{L}.'’ʻ-]+|&))*?)"#
+        // Not the last of several parties whose first could not be read as a name ("EVAR bOR B@
+        // and SIONE FA'ALOGO (hereinafter "Grantor")"): that one alone is not the party. (After
+        // a role's bracket, "and" starts the other party's clause.)
+        let lastParty = #"(?<![\p{L}.'’ʻ-])(?<![^)"”'] [Aa][Nn][Dd] )(?<![^)"”'] & )"#
         let role = #"\s*,?\s*\(\s*(?:(?i:hereinafter)\s*(?:(?i:called|referred to as)\s*)?)?["“”']*\s*(?i:the\s+)?"#
         if f["grantor"] == nil {
             f["grantor"] = find(text, #"(?i:by and between)\s+"# + name + role + #"(?i:Grantor)"#, sensitive: true, transform: fullName)
-                ?? find(text, name + role + #"(?i:Grantor)["”']*\s*\)"#, sensitive: true, transform: fullName)
-                ?? find(text, name + #",\s+(?i:Grantor)\s*,"#, sensitive: true, transform: fullName)
+                ?? find(text, lastParty + name + role + #"(?i:Grantor)["”']*\s*\)"#, sensitive: true, transform: fullName)
+                ?? find(text, lastParty + name + #",\s+(?i:Grantor)\s*,"#, sensitive: true, transform: fullName)
                 ?? signature(find(text, name + #",\s+(?i:Grantor)\b"#, sensitive: true, transform: fullName))
         }
         if f["grantee"] == nil {
-            f["grantee"] = find(text, name + role + #"(?i:Grantee)["”']*\s*\)"#, sensitive: true, transform: fullName)
+            f["grantee"] = find(text, lastParty + name + role + #"(?i:Grantee)["”']*\s*\)"#, sensitive: true, transform: fullName)
                 ?? find(text, #"(?i:conveys? and warrants?|grants?|conveys?|quitclaims?|convey)\s+(?i:un)?(?i:to)\s+"# + name + #",\s+(?i:Grantee)\b"#,
                         sensitive: true, transform: fullName)
-                ?? find(text, name + #",\s+(?i:Grantee)\s*,"#, sensitive: true, transform: fullName)
+                ?? find(text, lastParty + name + #",\s+(?i:Grantee)\s*,"#, sensitive: true, transform: fullName)
                 ?? signature(find(text, name + #",\s+(?i:Grantee)\b"#, sensitive: true, transform: fullName))
                 ?? find(text, #"(?i:conveys? and warrants?|grants?|conveys?|quitclaims?)\s+(?i:un)?(?i:to)\s+"# + name + #"(?=\s*\(|,)"#,
                         sensitive: true, transform: fullName)
@@ -140,7 +144,14 @@ enum FieldExtractor {
         }
         // A letter's date: a line that is nothing but a date, above the salutation and the labelled details.
         let top = rows.firstIndex { $0.text.hasPrefix("To:") || $0.text.hasPrefix("Dear") || $0.text.contains(":") } ?? rows.count
-        f["date"] = f["date"] ?? find(Array(rows.prefix(top)), #"^(.{6,20})$"#, transform: isoDate)
+        // Not a date under a line of capitals without a digit: that is a stacked form's label read
+        // too poorly to be known ("DATF OF BIRIH" on a fax), and the date is its value.
+        let underLabel = Set(rows.indices.dropFirst().filter { i in
+            let above = rows[i - 1].text
+            return !above.contains(where: \.isNumber) && !above.contains(where: \.isLowercase) && above.split(separator: " ").count <= 5
+        })
+        f["date"] = f["date"] ?? find(rows.prefix(top).enumerated().filter { !underLabel.contains($0.offset) }.map(\.element),
+                                      #"^(.{6,20})$"#, transform: isoDate)
         let broker = f["data_broker"]?.value.string.map { PageLayout.key($0) } ?? "\u{0}"
         f["email"] = f["email"] ?? find(rows, #"([A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,})"#) { s in
             let local = s.split(separator: "@").first.map { $0.lowercased() } ?? ""
@@ -321,8 +332,24 @@ enum FieldExtractor {
         let zero: Set<Character> = ["O", "o", "Q", "D", "@"], one: Set<Character> = ["I", "l", "|"]
         return tokensMapped(text) { token in
             guard token.contains(where: \.isNumber) else { return String(token) }
-            return String(token.map { zero.contains($0) ? "0" : one.contains($0) ? "1" : $0 })
+            var chars = Array(token.map { zero.contains($0) ? "0" : one.contains($0) ? "1" : $0 })
+            // Left to right: of "0//13", the first slash is the 7 and the second a separator.
+            for i in chars.indices where chars[i] == "/" && slashIsSeven(chars, at: i) { chars[i] = "7" }
+            return String(chars)
         }
+    }
+
+    /// A fax's 98 rows per inch lose a light face's thin horizontal strokes: a 7 keeps only its
+    /// stem and reads as `/` ("/0801", "2026-0/-18", "(299) /13-8410"). A slash is taken for a 7
+    /// only where it cannot be a date's separator: first in a number, last after a digit, or
+    /// beside a dash, a full stop or another slash.
+    static func slashIsSeven(_ chars: [Character], at i: Int) -> Bool {
+        let before = i > 0 ? chars[i - 1] : nil, after = i + 1 < chars.count ? chars[i + 1] : nil
+        let separators: Set<Character> = ["-", ".", "/"]
+        if before == nil { return after?.isNumber == true }
+        if after == nil { return before?.isNumber == true }
+        return (before!.isNumber || separators.contains(before!)) && (after!.isNumber || separators.contains(after!))
+            && (separators.contains(before!) || separators.contains(after!))
     }
 
     /// `text` mended for `field` (a date's digits, a name's letters, a state code's letters), or
@@ -330,8 +357,63 @@ enum FieldExtractor {
     static func mended(_ text: String, field: String) -> String? {
         if field == "state" { return stateMended(text) }
         if field == "request_id" { return referenceMended(text) }
-        if field == "email" || field == "listing_url" { return hostMended(text) }
-        return dateFields.contains(field) ? digitsMended(text) : nameFields.contains(field) ? lettersMended(text) : nil
+        if field == "email" { return hostMended(text) }
+        if field == "listing_url" { return urlMended(text) }
+        if ["instrument_number", "parcel_number"].contains(field) { return numberMended(text) }
+        if dateFields.contains(field) {
+            let digits = digitsMended(text) ?? text
+            let month = monthMended(digits) ?? digits
+            return month == text ? nil : month
+        }
+        return ["zip", "phone"].contains(field) ? digitsMended(text) : nameFields.contains(field) ? lettersMended(text) : nil
+    }
+
+    /// A recording's number, which holds no slash: every slash beside a digit is a 7 whose bar a
+    /// fax lost ("2000520/108"), as are letters that look like digits (see ``digitsMended(_:)``).
+    /// Nil when nothing changes.
+    static func numberMended(_ text: String) -> String? {
+        let digits = digitsMended(text) ?? text
+        let chars = Array(digits)
+        let mended = String(chars.indices.map { i in
+            chars[i] == "/" && ((i > 0 && chars[i - 1].isNumber) || (i + 1 < chars.count && chars[i + 1].isNumber)) ? "7" : chars[i]
+        })
+        return mended == text ? nil : mended
+    }
+
+    /// A month's name read a letter off ("18 Pebruary 1977": a fax lost the F's bar): the one
+    /// month within one edit, names of five letters or more only. Nil when nothing changes.
+    static func monthMended(_ text: String) -> String? {
+        tokensMapped(text) { token in
+            let word = token.uppercased().trimmingCharacters(in: CharacterSet(charactersIn: ".,"))
+            guard word.count >= 5, word.allSatisfy(\.isLetter), !months.contains(word) else { return String(token) }
+            let close = months.filter { $0.count >= 5 && PageLayout.editDistance(word, $0, limit: 1) <= 1 }
+            guard close.count == 1, let month = close.first else { return String(token) }
+            return month.prefix(1) + month.dropFirst().lowercased() + (token.hasSuffix(",") ? "," : "")
+        }
+    }
+
+    /// A web address as a copy or a fax garbles it: its scheme's slash or letter lost ("https:/www",
+    /// "htlps://"), a comma for a dot in its host ("epsilondata,com"), a word read in two
+    /// ("www. fastpeop lesearch.com", "/peop le/"). Spaces in the path go; in the host they go
+    /// when that leaves a plausible host, else they are lost dots (``hostMended(_:)``: "www.mylife
+    /// com"). Nil when nothing changes. A guess: the caller marks the value for review.
+    static func urlMended(_ text: String) -> String? {
+        let t = trimmed(text).replacingOccurrences(of: #"^h\s?[tl1I]{1,2}\s?p\s?(s?)[\s:;.]{0,3}/{1,2}\s?"#, with: "http$1://",
+                                                    options: [.regularExpression, .caseInsensitive])
+        let hostStart = t.range(of: "://")?.upperBound ?? t.startIndex
+        let pathStart = t[hostStart...].firstIndex(of: "/") ?? t.endIndex
+        var host = t[hostStart..<pathStart].replacingOccurrences(of: ",", with: ".")
+            .replacingOccurrences(of: #"\s*\.\s*"#, with: ".", options: .regularExpression).trimmingCharacters(in: .whitespaces)
+            // The scheme's second slash read as a letter ("https:/Awww.", "https:/Avww."), or a w lost ("ww.").
+            .replacingOccurrences(of: #"^(?:[A-Za-z|/\\][wv]{3}|ww)\."#, with: "www.", options: .regularExpression)
+        let joined = host.replacingOccurrences(of: " ", with: "")
+        if plausibleDomain(joined) { host = joined }
+        // A path's hyphen read as "=" ("/jurgen= schafer/"): a path without a query holds none.
+        var path = t[pathStart...].replacingOccurrences(of: " ", with: "")
+        if !path.contains("?") { path = path.replacingOccurrences(of: "=", with: "-") }
+        let glued = String(t[..<hostStart]) + host + path
+        let mended = hostMended(glued) ?? glued
+        return mended == trimmed(text) ? nil : mended
     }
 
     /// A reference whose last digits were read apart ("PR-24039 7"): joined.
@@ -370,10 +452,40 @@ enum FieldExtractor {
     /// digits' look-alike letters spell, or nil when they spell none or several ("M0": MO or MD).
     static func stateMended(_ text: String) -> String? {
         let t = text.trimmingCharacters(in: CharacterSet(charactersIn: " .,;")).uppercased()
+        if t.count > 2 { return stateNameMended(t) }
         guard t.count == 2, t.contains(where: \.isNumber), t.allSatisfy({ $0.isNumber || ("A"..."Z").contains($0) }) else { return nil }
         let options = t.map { $0.isNumber ? lookAlikes[$0] ?? [] : [$0] }
         let codes = options[0].flatMap { a in options[1].map { b in String([a, b]) } }.filter(states.values.contains)
         return codes.count == 1 ? codes[0] : nil
+    }
+
+    /// A state's name with one letter lost or misread ("| ouisiana": a fax drops the L's foot;
+    /// "Cregon"): the one state within one edit of the letters read, names of six letters or
+    /// more only (shorter ones are one letter from each other: Iowa, Ohio, Utah). Nil when none
+    /// or several are that close.
+    static func stateNameMended(_ text: String) -> String? {
+        let letters = text.uppercased().split(whereSeparator: { !$0.isLetter }).joined(separator: " ")
+        guard letters.count >= 5 else { return nil }
+        let close = states.filter { $0.key.count >= 6 && PageLayout.editDistance(letters, $0.key, limit: 1) <= 1 }
+        return close.count == 1 ? close.first?.value : nil
+    }
+
+    /// Street types, in full: a street line ends in one (before its unit).
+    static let streetTypes = ["Street", "Avenue", "Drive", "Lane", "Road", "Place", "Court", "Terrace", "Boulevard",
+                              "Circle", "Parkway", "Trail", "Highway", "Square", "Crescent", "Way"]
+
+    /// A street line whose type lost a stroke ("1113 Oak lerrace": a fax drops the T's bar): the
+    /// last word before the unit, when it is no street type and one edit from exactly one of
+    /// five letters or more, becomes that type. Nil when nothing changes. A guess: for review.
+    static func streetTypeMended(_ street: String) -> String? {
+        let head = street.prefix { $0 != "," }
+        guard let r = head.range(of: #"[^\s,]+$"#, options: .regularExpression) else { return nil }
+        let word = String(head[r])
+        guard word.count >= 4, word.allSatisfy(\.isLetter), !streetTypes.contains(word),
+              head.split(separator: " ").count >= 3 else { return nil }
+        let close = streetTypes.filter { $0.count >= 5 && PageLayout.editDistance(word.lowercased(), $0.lowercased(), limit: 1) <= 1 }
+        guard close.count == 1, let type = close.first else { return nil }
+        return String(head[..<r.lowerBound]) + type + String(street[head.endIndex...])
     }
 
     /// `text` with each space-separated token mapped; nil when nothing changes.
@@ -429,6 +541,23 @@ enum FieldExtractor {
         }
         if let a = f["property_address"]?.value.string, let parts = splitAddress(a), !zip(parts.zip, agreesWith: parts.state) {
             f["property_address"]?.needsReview = true
+        }
+        // A card's name with a lone letter before another word ("S JOERD", "B AR") is a name
+        // read apart, or an initial a card does not print: either way, not sure.
+        for name in ["surname", "given_names"] {
+            let words = f[name]?.value.string?.split(separator: " ") ?? []
+            if words.dropLast().contains(where: { $0.count == 1 }) { f[name]?.needsReview = true }
+        }
+        // An apostrophe inside a place's name follows one letter (O'Fallon, Coeur d'Alene);
+        // after two or more ("Sa't Lake City") it is an l or a speck misread.
+        if let c = f["city"]?.value.string, c.range(of: #"\p{L}{2}['’]"#, options: .regularExpression) != nil {
+            f["city"]?.needsReview = true
+        }
+        for name in ["street_address", "property_address"] {
+            if let a = f[name]?.value.string, let mended = streetTypeMended(a) {
+                f[name]?.value = .text(mended)
+                f[name]?.needsReview = true
+            }
         }
         // A request date equal to the birth date is the birth date's words taken twice (a garbled
         // "Date" label, "BIRTH DATE" near it): the same words are not the request date; other

@@ -227,7 +227,7 @@ extension PageLayout {
     /// from eight. Nil when it is further off.
     static func lenientCost(_ read: String, _ label: String) -> Int? {
         if read == label { return 0 }
-        if close(read, label) { return 1 }
+        if close(read, label) || strokesLost(read, label) { return 1 }
         let labelCount = letters(label)
         guard labelCount >= 8, abs(letters(read) - labelCount) <= 2 else { return nil }
         return editDistance(read, label, limit: 2) <= 2 ? 2 : nil
@@ -313,6 +313,23 @@ extension PageLayout {
         return !vocabulary.contains { $0.field != field && $0.keys.contains { $0.count > head.count && Array($0.prefix(head.count)) == head } }
     }
 
+    /// A fax's 98 rows per inch lose a light face's horizontal strokes: E reads as F, T and L as I
+    /// or l ("DATF OF BIRIH", "PHONI", "LISTING URI"). Whether `read` is `label` with one or two
+    /// letters of those strokes read as another of them, in a word of four letters or more.
+    static func strokesLost(_ read: String, _ label: String) -> Bool {
+        let a = Array(read.utf8), b = Array(label.utf8)
+        guard a.count == b.count, b.count >= 4 else { return false }
+        var differ = 0
+        for (x, y) in zip(a, b) where x != y {
+            guard stems.contains(x), stems.contains(y) else { return false }
+            differ += 1
+        }
+        return differ <= 2
+    }
+
+    /// Letters (as keys spell them) that are a stem and bars: e f i l t, and 1 for a stem alone.
+    static let stems: Set<UInt8> = Set("efilt1".utf8)
+
     /// Equal, or one letter off for words of five letters or more ("Emall" for "email" on a fax).
     static func close(_ read: String, _ label: String) -> Bool {
         if read == label { return true }
@@ -351,8 +368,10 @@ extension PageLayout {
                 colon = colon || words[end].text.contains(":")
                 end += 1
             }
-            // A second-language label after a slash ("Surname / Nom") belongs to the label.
-            if end < words.count, words[end].text.hasPrefix("/") || words[end - 1].text.hasSuffix("/") { end = words.count }
+            // A second-language label after a slash ("Surname / Nom") belongs to the label; a
+            // number led by a slash is a value whose 7 a fax thinned to one ("ZIP Code: /0801").
+            if end < words.count, (words[end].text.hasPrefix("/") && !words[end].text.contains(where: \.isNumber))
+                || words[end - 1].text.hasSuffix("/") { end = words.count }
             let box = words[start..<end].dropFirst().reduce(words[start].box) { $0.union($1.box) }
             return LabelHit(row: r, segment: s, start: start, end: end, field: field, colon: colon,
                             text: words[start..<(start + k)].map(\.text).joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: ":# ")),

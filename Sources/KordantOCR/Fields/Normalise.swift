@@ -37,7 +37,8 @@ extension FieldExtractor {
 
     /// "Texas", "TX", "Tx." → "TX".
     static func state(_ s: String) -> FieldValue? {
-        let u = s.uppercased().trimmingCharacters(in: CharacterSet(charactersIn: " .,;"))
+        // A bracket or bar beside a code is speckle or a cell's rule ("[MI").
+        let u = s.uppercased().trimmingCharacters(in: CharacterSet(charactersIn: " .,;[]()|"))
         if u.count == 2, states.values.contains(u) { return .text(u) }
         return states[u].map { .text($0) }
     }
@@ -72,6 +73,12 @@ extension FieldExtractor {
     static func amount(_ text: String) -> FieldValue? {
         // "$2,020, 500.00", "$1 ,533,000.00": a space beside a thousands comma is a reading split,
         // not two numbers.
+        var text = text
+        // "$1.350.000.00": thousands marks read as full stops; with cents last, only one reading.
+        if let r = text.range(of: #"\$\s?[0-9]{1,3}(\.[0-9]{3})+\.[0-9]{2}(?![0-9.,])"#, options: .regularExpression) {
+            let amount = text[r]
+            text.replaceSubrange(r, with: amount.dropLast(3).replacingOccurrences(of: ".", with: ",") + amount.suffix(3))
+        }
         let s = text.replacingOccurrences(of: #"([0-9])\s*,\s+([0-9]{3})|([0-9])\s+,([0-9]{3})"#, with: "$1$3,$2$4", options: .regularExpression)
             // "$1,224,500 00": two digits after a grouped amount are its cents, the point lost.
             .replacingOccurrences(of: #"([0-9]{1,3}(?:,[0-9]{3})+) ([0-9]{2})\b"#, with: "$1.$2", options: .regularExpression)
@@ -217,6 +224,7 @@ extension FieldExtractor {
         }
         let hostEnd = t[hostStart...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? t.endIndex
         var host = String(t[hostStart..<hostEnd]).replacingOccurrences(of: #"(?<=[A-Za-z0-9])\s+(?=[A-Za-z0-9])"#, with: ".", options: .regularExpression)
+            .replacingOccurrences(of: ",", with: ".")
         var labels = host.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         if let last = labels.last, !genericTLDs.contains(last.lowercased()),
            let tld = ["com", "net", "org", "edu"].first(where: { last.lowercased().hasSuffix($0) && last.count > $0.count + 1 }) {
@@ -245,7 +253,10 @@ extension FieldExtractor {
     }
 
     static func url(_ s: String) -> FieldValue? {
-        let t = trimmed(s).replacingOccurrences(of: " ", with: "")
+        // A space in a path is a hyphen or a mark misread (``FieldExtractor/urlMended(_:)``);
+        // one in the host, a lost dot (``FieldExtractor/hostMended(_:)``): no value as read.
+        let t = trimmed(s)
+        guard !t.contains(" ") else { return nil }
         guard matches(t, #"^(https?://|www\.)[A-Za-z0-9.-]+\.[A-Za-z]{2,}(/\S*)?$"#) else { return nil }
         return .text(t.trimmingCharacters(in: CharacterSet(charactersIn: ".,")))
     }
@@ -279,7 +290,8 @@ extension FieldExtractor {
         let words = t.split(separator: " ")
         guard (1...4).contains(words.count), t.first?.isUppercase == true,
               t.allSatisfy({ $0.isLetter || " .'-".contains($0) }),
-              words.allSatisfy({ $0.first?.isUppercase == true || ["de", "la", "of", "du", "le"].contains($0) }) else { return nil }
+              words.allSatisfy({ $0.first?.isUppercase == true || ["de", "la", "of", "du", "le"].contains($0)
+                  || $0.range(of: #"^[dl]['’]\p{Lu}"#, options: .regularExpression) != nil }) else { return nil }  // Coeur d'Alene
         return .text(t)
     }
 
