@@ -428,16 +428,21 @@ enum FieldExtractor {
     static func nationalityMended(_ text: String) -> String? {
         let t = Array(text.trimmingCharacters(in: CharacterSet(charactersIn: " .,;:")).uppercased())
         guard t.count == 3, t.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return nil }
-        var codes: Set<String> = []
-        for i in t.indices {
-            for other in lookAlikes[t[i]] ?? [] {
-                var c = t
+        return onlyLookAlike(t) { code in code.allSatisfy(\.isLetter) && CountryCodes.all.contains(code) }
+    }
+
+    /// The one string that `chars` with one character changed for a look-alike gives and
+    /// `accept` takes, or nil when none or several do.
+    static func onlyLookAlike(_ chars: [Character], accept: (String) -> Bool) -> String? {
+        var found: Set<String> = []
+        for i in chars.indices {
+            for other in lookAlikes[chars[i]] ?? [] {
+                var c = chars
                 c[i] = other
-                let code = String(c)
-                if c.allSatisfy(\.isLetter), CountryCodes.all.contains(code) { codes.insert(code) }
+                if accept(String(c)) { found.insert(String(c)) }
             }
         }
-        return codes.count == 1 ? codes.first : nil
+        return found.count == 1 ? found.first : nil
     }
 
     /// Characters Tesseract reads for one another in capitals.
@@ -457,6 +462,24 @@ enum FieldExtractor {
         let options = t.map { $0.isNumber ? lookAlikes[$0] ?? [] : [$0] }
         let codes = options[0].flatMap { a in options[1].map { b in String([a, b]) } }.filter(states.values.contains)
         return codes.count == 1 ? codes[0] : nil
+    }
+
+    /// A state code that its ZIP does not agree with, one letter a look-alike of the printed one
+    /// ("IN" beside 37203: a fax lost the T's bar): the one code a single look-alike gives that
+    /// the ZIP agrees with, or nil when none or several do.
+    static func stateForZip(_ state: String, _ zipCode: String) -> String? {
+        guard state.count == 2 else { return nil }
+        return onlyLookAlike(Array(state)) { code in zipPrefixes[code] != nil && zip(zipCode, agreesWith: code) }
+    }
+
+    /// A company's name with a misread "Privacy Team" or "Privacy" after it ("FastPeopleSearch
+    /// Pnvacy", "Epsilon Data Privacy Jeam"): without it. Nil when its last words are none such.
+    static func companyTailMended(_ company: String) -> String? {
+        var words = company.split(separator: " ").map(String.init)
+        let before = words.count
+        if words.count >= 2, let last = words.last, PageLayout.editDistance(last.lowercased(), "team", limit: 1) <= 1 { words.removeLast() }
+        if words.count >= 2, let last = words.last, PageLayout.editDistance(last.lowercased(), "privacy", limit: 2) <= 2 { words.removeLast() }
+        return words.count < before ? words.joined(separator: " ") : nil
     }
 
     /// A state's name with one letter lost or misread ("| ouisiana": a fax drops the L's foot;
@@ -536,11 +559,32 @@ enum FieldExtractor {
     static func review(_ fields: [String: Field]) -> [String: Field] {
         var f = fields
         if let z = f["zip"]?.value.string, let s = f["state"]?.value.string, !zip(z, agreesWith: s) {
+            if let code = stateForZip(s, z) { f["state"]?.value = .text(code) }
             f["zip"]?.needsReview = true
             f["state"]?.needsReview = true
         }
         if let a = f["property_address"]?.value.string, let parts = splitAddress(a), !zip(parts.zip, agreesWith: parts.state) {
+            // The deed's state is the address's: mended with it, and for review with it.
+            let sameState = f["state"]?.value.string == parts.state
+            if let code = stateForZip(parts.state, parts.zip),
+               let r = a.range(of: #"\b\#(parts.state)(?=\s+\#(parts.zip))"#, options: .regularExpression) {
+                f["property_address"]?.value = .text(a.replacingCharacters(in: r, with: code))
+                if sameState { f["state"]?.value = .text(code) }
+            }
             f["property_address"]?.needsReview = true
+            if sameState { f["state"]?.needsReview = true }
+        }
+        // A company's "Privacy Team" misread ("Pnvacy", "Jeam") is no part of its name.
+        if let b = f["data_broker"]?.value.string, let mended = companyTailMended(b) {
+            f["data_broker"]?.value = .text(mended)
+            f["data_broker"]?.needsReview = true
+        }
+        // A word of a name ends in no apostrophe ("Fatima Zahra’ El Amrani": a speck or a comma
+        // misread); one starts a particle ('t) or follows O.
+        for name in nameFields {
+            guard let v = f[name]?.value.string, v.range(of: #"\p{L}{2}['’](?=\s|$)"#, options: .regularExpression) != nil else { continue }
+            f[name]?.value = .text(v.replacingOccurrences(of: #"(?<=\p{L}{2})['’](?=\s|$)"#, with: "", options: .regularExpression))
+            f[name]?.needsReview = true
         }
         // A card's name with a lone letter before another word ("S JOERD", "B AR") is a name
         // read apart, or an initial a card does not print: either way, not sure.
