@@ -302,6 +302,11 @@ struct WordPage {
         let labelled = FieldExtractor.idVisual(WordPage(["PASSPORT", "Passport No.", "K8717895", "NGA"]).lines)
         #expect(value(labelled, "document_number") == "K8717895" && labelled["document_number"]?.needsReview == false)
         #expect(labelled["nationality"]?.needsReview == true)
+        // A value with the next label after it on its line, its own label misread ("Bern" for Born).
+        let inline = FieldExtractor.idVisual(WordPage(["RESIDENCE PERMIT", "Surname: NWACHUKWU", "Bern 05/04/1950 Gender M",
+                                                      "Valid until: 28 JUL 2029"]).lines)
+        #expect(value(inline, "date_of_birth") == "1950-05-04" && inline["date_of_birth"]?.needsReview == true)
+        #expect(value(inline, "expiry_date") == "2029-07-28")
     }
 
     /// Names whose labels were not read are taken by their place, for review: the surname first

@@ -76,6 +76,12 @@ extension FieldExtractor {
                s.words[..<start].allSatisfy({ $0.text.contains(where: \.isLetter) }) {
                 out.append(Array(s.words[start...]))
             }
+            // "Bern 05/04/1950 Gender M": a value with the next label printed after it on its
+            // line (a card's pairs inline) is also its own words alone, up to that label.
+            if let start = s.words.firstIndex(where: valueStart),
+               let end = s.words[start...].firstIndex(where: { !valueStart($0) }) {
+                out.append(Array(s.words[start..<end]))
+            }
             // "SUWANNAKITTIWONG 17 SEP 1950": a long name reaches the column where the birth date
             // stands, and the gap between them is a word space. A word starting with a digit
             // that starts where two cells on other lines start begins the next column's value.
