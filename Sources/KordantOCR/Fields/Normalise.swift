@@ -253,8 +253,8 @@ extension FieldExtractor {
     }
 
     static func url(_ s: String) -> FieldValue? {
-        // A space in a path is a hyphen or a mark misread (``FieldExtractor/urlMended(_:)``);
-        // one in the host, a lost dot (``FieldExtractor/hostMended(_:)``): no value as read.
+        // A space in a web address is a word read in two or a dot lost: no value as read, but
+        // one for ``FieldExtractor/urlMended(_:)`` to mend, for review.
         let t = trimmed(s)
         guard !t.contains(" ") else { return nil }
         guard matches(t, #"^(https?://|www\.)[A-Za-z0-9.-]+\.[A-Za-z]{2,}(/\S*)?$"#) else { return nil }
@@ -290,8 +290,9 @@ extension FieldExtractor {
         let words = t.split(separator: " ")
         guard (1...4).contains(words.count), t.first?.isUppercase == true,
               t.allSatisfy({ $0.isLetter || " .'-".contains($0) }),
+              // Lower-case words are particles ("de la"), or a particle glued on ("Coeur d'Alene").
               words.allSatisfy({ $0.first?.isUppercase == true || ["de", "la", "of", "du", "le"].contains($0)
-                  || $0.range(of: #"^[dl]['’]\p{Lu}"#, options: .regularExpression) != nil }) else { return nil }  // Coeur d'Alene
+                  || $0.range(of: #"^[dl]['’]\p{Lu}"#, options: .regularExpression) != nil }) else { return nil }
         return .text(t)
     }
 
