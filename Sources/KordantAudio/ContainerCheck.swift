@@ -6,7 +6,7 @@ import Foundation
 /// a zero sample rate with a generic "SF_INFO struct incomplete". Walking the chunks ourselves
 /// lets us name the actual problem. Only the chunk headers are read (a few bytes each, bounded
 /// count), so a hostile file cannot make this allocate or loop.
-struct ContainerFacts: Equatable {
+struct ContainerFacts {
     var container: String
     var channels: Int?
     var sampleRate: Double?
@@ -28,6 +28,13 @@ struct ContainerFacts: Equatable {
     var sawDataChunk = false
     /// The walk reached the end of the file cleanly (no chunk header cut short, no chunk limit).
     var walkedToEnd = false
+    /// Where the data chunk's body starts and ends (the end as declared, so past the file's end
+    /// when it is truncated); nil when the walk met no data chunk.
+    var dataStart: UInt64?
+    var dataEnd: UInt64?
+    /// A LIST entry that would send libsndfile's header parser round forever (see
+    /// ``ListGuard``): where the LIST starts, the entry's id and its declared size.
+    var endlessList: (offset: UInt64, entry: String, size: UInt32)?
 
     /// Chunks walked at most; real files have a handful.
     static let maxChunks = 512
@@ -40,7 +47,7 @@ struct ContainerFacts: Equatable {
         let form = String(decoding: head[8..<12], as: UTF8.self)
         switch (magic, form) {
         case ("RIFF", "WAVE"):
-            return walk(container: "WAV", fileSize: fileSize, bigEndian: false, source: source) { id, body, facts in
+            var facts = walk(container: "WAV", fileSize: fileSize, bigEndian: false, source: source) { id, body, facts in
                 guard id == "fmt " else { return }
                 facts.sawFormatChunk = true
                 if let b = body(16) {
@@ -51,6 +58,16 @@ struct ContainerFacts: Equatable {
                 // WAVE_FORMAT_EXTENSIBLE: cbSize 22, then valid bits, channel mask, sub-format GUID.
                 if facts.formatTag == 0xFFFE, let b = body(26) { facts.subFormatTag = le16(b, 24) }
             }
+            facts.endlessList = ListGuard.check(source, bigEndian: false, data: facts.dataRange)
+            return facts
+        case ("RIFX", "WAVE"), ("RF64", "WAVE"):
+            // Only the LIST check, which libsndfile parses the same way in these WAV variants (an
+            // RF64's sizes are in its ds64 chunk, so the walk's other facts do not apply).
+            let bigEndian = magic == "RIFX"
+            let chunks = walk(container: magic, fileSize: fileSize, bigEndian: bigEndian, source: source) { _, _, _ in }
+            var facts = ContainerFacts(container: magic)
+            facts.endlessList = ListGuard.check(source, bigEndian: bigEndian, data: chunks.dataRange)
+            return facts
         case ("RIFF", _):
             var facts = ContainerFacts(container: "RIFF")
             facts.riffForm = form
@@ -84,6 +101,8 @@ struct ContainerFacts: Equatable {
             onChunk(id, { source.read(bodyStart, $0) }, &facts)
             if id == "data" || id == "SSND" {
                 facts.sawDataChunk = true
+                facts.dataStart = bodyStart
+                facts.dataEnd = size == 0xFFFF_FFFF ? nil : bodyStart + size + (size & 1)
                 // AIFF's SSND body starts with 8 bytes of offset/block size before the samples.
                 let skip: UInt64 = id == "SSND" ? 8 : 0
                 // 0xFFFFFFFF marks a stream whose length was unknown when it was written.
@@ -100,8 +119,19 @@ struct ContainerFacts: Equatable {
         return facts
     }
 
+    /// The audio data's bytes, which the LIST check does not search (an RF64's or a streamed
+    /// file's data runs to the end of the file).
+    var dataRange: Range<UInt64>? {
+        guard let start = dataStart else { return nil }
+        return start..<Swift.max(start, dataEnd ?? UInt64.max)
+    }
+
     /// A description of what is wrong, or nil if the declared facts are consistent.
     var problem: (AudioError.Kind, String)? {
+        if let list = endlessList {
+            return (.invalidHeader, "malformed LIST chunk at byte \(list.offset): its '\(printable(list.entry))' entry declares "
+                    + "\(list.size) bytes, more than the chunk holds (libsndfile's parser would jump back into the header and may never finish)")
+        }
         if let c = channels, c == 0 { return (.invalidHeader, "\(container) header declares 0 channels") }
         if let r = sampleRate, !(r >= 1) { return (.invalidHeader, "\(container) header declares a sample rate of \(formatRate(r)) Hz") }
         if let declared = declaredDataBytes, let available = availableDataBytes, declared > available {
@@ -152,6 +182,92 @@ struct ContainerFacts: Equatable {
         if let name = tagNames[tag] { return "\(name), which libsndfile does not decode in WAV" }
         return "not an encoding libsndfile decodes; it reads PCM, IEEE float, A-law, µ-law, IMA and MS ADPCM, GSM 6.10, G.721 and MPEG Layer III"
     }
+}
+
+/// libsndfile 1.2's LIST parser (`wavlike_subchunk_parse`) counts the bytes it has read in 32
+/// bits. An entry whose size wraps that count past zero passes its "fits in the chunk" test, and
+/// the parser then jumps by that size, back into the header, and reads the same chunks for ever:
+/// a 128-byte WAV found by FuzzWAV hung `sf_open`. This replays the parser's arithmetic on every
+/// LIST or INFO chunk its header walk could meet (any such id outside the audio data, since its
+/// walk resynchronises on odd bytes where ours would not), so the file is refused before
+/// libsndfile sees it. Entries of a size that does not wrap are left to libsndfile, which reads
+/// past them.
+private enum ListGuard {
+    /// Bytes searched before and after the audio data; headers are a few KB.
+    static let searchLimit = 1 << 20
+    /// Entries followed in all, and LIST ids followed, in one file: bounds the work (two small
+    /// reads an entry) whatever the file holds.
+    static let maxEntries = 8192
+    static let maxLists = 256
+
+    static func check(_ source: ByteSource, bigEndian: Bool, data: Range<UInt64>?) -> (offset: UInt64, entry: String, size: UInt32)? {
+        let size = source.fileSize
+        var regions = [UInt64(12)..<Swift.min(data?.lowerBound ?? size, 12 + UInt64(searchLimit))]
+        if let data, data.upperBound < size { regions.append(data.upperBound..<Swift.min(size, data.upperBound + UInt64(searchLimit))) }
+        var lists = 0, entries = maxEntries
+        for region in regions where region.count >= 8 {
+            guard let bytes = source.read(region.lowerBound, Int(region.count)) else { continue }
+            var i = 0
+            while i + 8 <= bytes.count, lists < maxLists {
+                defer { i += 1 }
+                let id = (bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3])
+                guard id == (0x4C, 0x49, 0x53, 0x54) || id == (0x49, 0x4E, 0x46, 0x4F) else { continue }  // "LIST", "INFO"
+                lists += 1
+                let offset = region.lowerBound + UInt64(i)
+                if let hit = replay(source, at: offset, length: word(bytes, i + 4, bigEndian), bigEndian: bigEndian, budget: &entries) {
+                    return (offset, hit.entry, hit.size)
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Replays the parse of the LIST at `offset` whose header declares `length` bytes; returns
+    /// the entry that would wrap the parser's count.
+    private static func replay(_ source: ByteSource, at offset: UInt64, length declared: UInt32, bigEndian: Bool,
+                               budget: inout Int) -> (entry: String, size: UInt32)? {
+        let bodyStart = offset + 8
+        guard declared > 8, bodyStart < source.fileSize else { return nil }  // libsndfile's "weird length" path reads no entries
+        // The parser clips the length to the file, as here.
+        let length = UInt32(Swift.min(UInt64(declared), source.fileSize - bodyStart))
+        var read: UInt32 = 0
+        var position = bodyStart
+        while budget > 0 {
+            budget -= 1
+            guard read < length, let head = source.read(position, 4) else { return nil }
+            let id = String(decoding: head, as: UTF8.self)
+            read &+= 4
+            position += 4
+            if id == "INFO" || id == "adtl" { continue }           // markers without a size
+            if id == "exif" || id == "data" || head == [0, 0, 0, 0] { return nil }  // parsed elsewhere or the parser stops
+            guard let sizeBytes = source.read(position, 4) else { return nil }
+            let size = word(sizeBytes, 0, bigEndian)
+            read &+= 4
+            position += 4
+            let padded = size &+ (size & 1)
+            if textEntries.contains(id) || id == "labl" || id == "DISP" || id == "ltxt" || id == "note" {
+                // Bounded by the parser's 2 KB buffer and the chunk; it stops at anything else.
+                guard id != "DISP" && id != "ltxt" && id != "note" else { return nil }
+                let body = id == "labl" ? padded &- 4 : padded
+                guard body >= 1 || id != "labl", body < 2048, body < length else { return nil }
+                read &+= id == "labl" ? body &+ 4 : body
+                position += UInt64(id == "labl" ? body + 4 : body)
+                continue
+            }
+            let sum = UInt64(read) + UInt64(padded)
+            if sum > UInt64(UInt32.max) && UInt32(truncatingIfNeeded: sum) <= length { return (id, size) }
+            if sum > UInt64(length) || padded >= length { return nil }  // the parser skips to the chunk's end
+            read &+= padded
+            position += UInt64(padded)
+        }
+        return nil
+    }
+
+    /// The INFO entries the parser copies as text.
+    private static let textEntries: Set<String> = ["ISFT", "ICOP", "IARL", "IART", "ICMT", "ICRD", "IENG", "IGNR", "INAM",
+                                                   "IPRD", "ISBJ", "ISRC", "IAUT", "ITRK"]
+
+    private static func word(_ b: [UInt8], _ o: Int, _ bigEndian: Bool) -> UInt32 { bigEndian ? be32(b, o) : le32(b, o) }
 }
 
 /// Bounded reads from a file; closes it on deinit.

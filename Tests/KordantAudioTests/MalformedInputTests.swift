@@ -53,6 +53,37 @@ import KordantTestSupport
         }
     }
 
+    /// Found by FuzzWAV (CI's fuzz smoke run): a LIST entry whose size wraps libsndfile 1.2's
+    /// 32-bit count sent its parser back into the header for ever, inside `sf_open`. The file is
+    /// refused before libsndfile sees it. The read runs on its own thread so a regression fails
+    /// this test instead of hanging the suite.
+    @Test func listEntryThatWrapsLibsndfilesCountIsRefused() throws {
+        // RIFF/WAVE, fmt (PCM 16 kHz mono), LIST of 37 bytes: INFO, then an entry 'IN\xBF\xB2'
+        // declaring 0xFFFFFFF3 bytes; no data chunk follows.
+        let bytes: [UInt8] = [
+            0x52, 0x49, 0x46, 0x46, 0x02, 0x33, 0x02, 0x00, 0x57, 0x41, 0x56, 0x45, 0x66, 0x6D, 0x74, 0x20,
+            0x10, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x80, 0x3E, 0x00, 0x00, 0x00, 0x00, 0x7D, 0x00,
+            0x02, 0x00, 0x10, 0x00, 0x4C, 0x49, 0x53, 0x54, 0x25, 0x00, 0x00, 0x00, 0x49, 0x4E, 0x46, 0x4F,
+            0x49, 0x4E, 0xBF, 0xB2, 0xF3, 0xFF, 0xFF, 0xFF, 0xB4, 0x8B, 0x72, 0x64, 0x61, 0x6E, 0x74, 0x20,
+            0x74, 0x65, 0x73, 0x74, 0x49, 0x43, 0x4D, 0x54, 0x05, 0x00, 0x00, 0x00, 0x6F, 0x64, 0x64, 0x00,
+            0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+            0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+            0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+        ]
+        let path = TestScratch.directory.appendingPathComponent("kordant-list-\(UUID().uuidString).wav").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outcome = OneShot<String>()
+        Thread.detachNewThread {
+            do { _ = try AudioFileReader(path: path); outcome.put("opened") } catch let error as AudioError {
+                outcome.put("\(error.kind.rawValue): \(error.detail)")
+            } catch { outcome.put("\(error)") }
+        }
+        let result = try #require(outcome.wait(seconds: 60), "the reader did not return")
+        #expect(result == "invalid_header: malformed LIST chunk at byte 36: its 'IN??' entry declares 4294967283 bytes, more than the chunk "
+                + "holds (libsndfile's parser would jump back into the header and may never finish)")
+    }
+
     /// Found by FuzzWAV: a tiny file declaring 4 Hz would have become 1.6 GB at 16 kHz; below
     /// 1000 Hz nothing is resampled, and the file's own rate is still readable.
     @Test func absurdlyLowRatesAreNotResampled() throws {
@@ -106,6 +137,23 @@ import KordantTestSupport
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             do { _ = try AudioDecoder.load(path: path) } catch is AudioError {} catch { Issue.record("\(error)") }
         }
+    }
+}
+
+/// A value handed from another thread, waited for with a bound.
+final class OneShot<Value: Sendable>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var value: Value?
+
+    func put(_ v: Value) {
+        lock.withLock { value = v }
+        done.signal()
+    }
+
+    func wait(seconds: Double) -> Value? {
+        guard done.wait(timeout: .now() + seconds) == .success else { return nil }
+        return lock.withLock { value }
     }
 }
 

@@ -5,7 +5,7 @@ import Testing
 /// Container diagnostics as a user sees them: every command names the problem with its own code
 /// and exit status, and shows the warning of a file it read anyway.
 @Suite struct ContainerCLITests {
-    static let exitCodes = ["unsupported_encoding": Int32(18), "malformed": 19, "not_wave": 22]
+    static let exitCodes = ["invalid_header": Int32(12), "unsupported_encoding": 18, "malformed": 19, "not_wave": 22]
 
     static func write(_ bytes: [UInt8], _ name: String) throws -> String {
         let path = CLI.temporary(name)

@@ -39,6 +39,10 @@ public enum RIFFBuilder {
         ("no-fmt.wav", riff("WAVE", [chunk("data", tone(frames: 800))]), "malformed", "malformed WAV: no 'fmt ' chunk"),
         ("no-data.wav", riff("WAVE", [fmt(), chunk("LIST", Array("INFO".utf8))]), "malformed", "malformed WAV: no 'data' chunk"),
         ("movie.avi", riff("AVI ", [chunk("LIST", Array("hdrl".utf8))]), "not_wave", "RIFF file of type 'AVI ', not WAVE"),
+        // A LIST entry whose size wraps libsndfile's 32-bit count (its parser could loop for ever).
+        ("list-wrap.wav", riff("WAVE", [fmt(), chunk("LIST", Array("INFO".utf8) + Array("abcd".utf8) + le32(0xFFFF_FFF3) + [UInt8](repeating: 0, count: 24)),
+                                        chunk("data", tone(frames: 800))]),
+         "invalid_header", "malformed LIST chunk at byte 36: its 'abcd' entry declares 4294967283 bytes"),
     ]
 
     public static func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
