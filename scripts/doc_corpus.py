@@ -68,7 +68,7 @@ FAMILIES = {
 }
 # Families added later, appended after a split's first documents so that those stay as they were
 # (committed fixtures are rendered from them by index): count // 3 documents each.
-LATER_FAMILIES = {"dev": {"id": ["id-residence-permit"]}, "test": {}}
+LATER_FAMILIES = {"dev": {"id": ["id-residence-permit", "id-driver-licence"]}, "test": {}}
 CAPTURES = ["flatbed", "flatbed-skew", "fax", "photocopy", "shadow", "phone"]
 
 # ----------------------------------------------------------------------------------------------
@@ -660,6 +660,47 @@ def render_id(rng, split, family):
             p.lines.append(f"{labl} {val}")
             p.y += int(p.size * 1.3)
         p.text(x0, p.y, f"NATIONALITY {nat}", p.fs)
+    elif family == "id-driver-licence":
+        # A US state's driving licence after the AAMVA card design: small field numbers ("4d",
+        # "3", "4b") before short labels or none at all ("1" and "2" print the names), pairs
+        # side by side on a line, an issue date and a document discriminator beside the fields
+        # asked for, US dates, and no nationality printed.
+        city, st, stname, county, z = rng.choice(PLACES)
+        street = f"{rng.randint(1, 9899)} {rng.choice(STREETS)} {rng.choice(SUFFIXES)}"
+        truth.pop("nationality")
+        numbered = rng.random() < 0.7
+        dobd, expd = fmt_date(dob, rng, ["us"]), fmt_date(exp, rng, ["us"])
+        issd = fmt_date((exp[0] - rng.choice([4, 5, 8]), exp[1], exp[2]), rng, ["us"])
+        p.text(p.margin, p.y, stname.upper(), p.fh)
+        p.y += int(p.size * 1.4)
+        p.text(p.margin, p.y, rng.choice(["DRIVER LICENSE", "DRIVER'S LICENSE", "OPERATOR LICENSE"]), p.fb)
+        p.y = int(p.img.height * 0.28)
+
+        def lbl(num, short):
+            return f"{num} {short}".strip() if numbered else (short or {"1": "LN", "2": "FN", "8": "ADDRESS"}[num])
+        dd = f"{rng.randint(10**9, 10**10 - 1)}{rng.choice(['', ' '])}{rng.randint(1000, 9999)}"
+        rows = [[(lbl("4d", rng.choice(["DLN", "DL", "LIC#"])), number)],
+                [(lbl("1", ""), s.upper())], [(lbl("2", ""), g.upper())],
+                [(lbl("8", ""), street.upper())], [("", f"{city.upper()}, {st} {z}")],
+                [(lbl("3", "DOB"), dobd), (lbl("4b", "EXP"), expd)],
+                [(lbl("4a", "ISS"), issd), (lbl("15", "SEX"), sex)],
+                [(lbl("16", "HGT"), f"{rng.randint(4, 6)}'-{rng.randint(0, 11):02d}\""), (lbl("18", "EYES"), rng.choice(["BRO", "BLU", "GRN", "HAZ"])),
+                 (lbl("9", "CLASS"), rng.choice(["C", "D", "A"]))]]
+        if rng.random() < 0.6:
+            rows.append([(lbl("5", "DD"), dd)])
+        if rng.random() < 0.5:
+            # Dates first, as some states print them, the numbers and names below.
+            rows = rows[5:7] + rows[:5] + rows[7:]
+        right = p.img.width - p.margin // 2
+        for row in rows:
+            x, parts = x0, []
+            for labl, val in row:
+                if labl:
+                    x += p.text(x, p.y + int(p.size * 0.15), labl + " ", p.fs, record=False)
+                x += p.text(x, p.y, val, fitted(val, x, right), record=False) + p.size
+                parts.append(f"{labl} {val}".strip())
+            p.lines.append(" ".join(parts))
+            p.y += int(p.size * 1.25)
     elif family == "id-residence-permit":
         # Pairs on one line, "Label: value" (often with no space after the colon, as cards
         # print them tight), the label's wording varying from card to card.
@@ -814,9 +855,9 @@ def save(img, ext, params, path):
         img.save(path, compress_level=6)
 
 
-def generate(out_dir, split, count, seed, quiet=False, capture=None, seeds=None):
+def generate(out_dir, split, count, seed, quiet=False, capture=None, seeds=None, family=None):
     """`seeds`: several seeds into one folder, each page's name prefixed with `s<seed>-`.
-    `capture`: only the pages of that capture, as they are in the full corpus."""
+    `capture`, `family`: only the pages of that capture or family, as they are in the full corpus."""
     d = os.path.join(out_dir, split)
     os.makedirs(d, exist_ok=True)
     for f in os.listdir(d):
@@ -825,7 +866,7 @@ def generate(out_dir, split, count, seed, quiet=False, capture=None, seeds=None)
     manifest, t0 = [], time.time()
     several = seeds is not None and len(seeds) > 1
     for seed, i in [(s_, i) for s_ in (seeds or [seed]) for i, it in enumerate(plan(split, count, s_))
-                    if capture is None or it["capture"] == capture]:
+                    if (capture is None or it["capture"] == capture) and (family is None or it["family"] == family)]:
         img, ext, params, name, truth = render_one(split, count, seed, i)
         if several:
             name = f"s{seed}-{name}"
@@ -838,7 +879,7 @@ def generate(out_dir, split, count, seed, quiet=False, capture=None, seeds=None)
             print(f"  {split}: {i + 1} documents, {time.time() - t0:.0f} s", file=sys.stderr)
     with open(os.path.join(d, "manifest.json"), "w") as fh:
         json.dump({"split": split, "count": count, "seed": seeds if several else (seeds or [seed])[0], "capture": capture,
-                   "documents": manifest}, fh, indent=1, ensure_ascii=False)
+                   "family": family, "documents": manifest}, fh, indent=1, ensure_ascii=False)
     return manifest
 
 
@@ -849,6 +890,7 @@ def main():
     ap.add_argument("--count", type=int, default=24, help="documents per kind per split (negatives: about 10%% more)")
     ap.add_argument("--seed", default="15", help="a seed, or several separated by commas (into one folder, names prefixed s<seed>-)")
     ap.add_argument("--capture", choices=CAPTURES, help="only the pages of this capture (as they are in the full corpus)")
+    ap.add_argument("--family", help="only the pages of this layout family (as they are in the full corpus)")
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--only", type=int, metavar="INDEX",
                     help="write only document INDEX of --split (dev or test) to OUT_DIR as INDEX's file name, with its truth")
@@ -864,7 +906,7 @@ def main():
         return
     for split in (["dev", "test"] if a.split == "all" else [a.split]):
         t0 = time.time()
-        m = generate(a.out_dir, split, a.count, a.seed, a.quiet, capture=a.capture, seeds=seeds)
+        m = generate(a.out_dir, split, a.count, a.seed, a.quiet, capture=a.capture, seeds=seeds, family=a.family)
         if not a.quiet:
             print(f"{split}: {len(m)} pages in {time.time() - t0:.0f} s -> {os.path.join(a.out_dir, split)}", file=sys.stderr)
 

@@ -637,6 +637,46 @@ struct WordPage {
         #expect(PageLayout.strokesLost("datf", "date") && !PageLayout.strokesLost("data", "date") && !PageLayout.strokesLost("tie", "lie"))
     }
 
+    /// A US driving licence numbers its fields (AAMVA): "3 DOB", "4b EXP" and "4d DLN" are labels
+    /// wherever they stand on a line, the names follow 1 and 2 with no label, and tight print
+    /// glues number, label and value together.
+    @Test func drivingLicenceFieldNumbers() {
+        let f = FieldExtractor.idVisual(WordPage([
+            "TENNESSEE", "DRIVER LICENSE", "4d DLN J4012639", "1 GEORGIOU", "20LGA",
+            "3 DOB 08/03/1976 4b EXP 09/19/2031", "4a ISS 09/19/2027 15SEXM", "16 HGT 5'-08\" 18 EYES BRO",
+        ]).lines)
+        #expect(value(f, "document_number") == "J4012639" && value(f, "surname") == "GEORGIOU" && f["surname"]?.needsReview != true)
+        #expect(value(f, "given_names") == "OLGA" && f["given_names"]?.needsReview == true)  // its O read as a zero
+        #expect(value(f, "date_of_birth") == "1976-08-03" && value(f, "expiry_date") == "2031-09-19" && value(f, "sex") == "M")
+
+        // Labels misread ("3008" for "3 DOB", the licence number's label glued to it): the dates
+        // are told apart by their years, for review; the names by their numbers alone.
+        let g = FieldExtractor.idVisual(WordPage([
+            "KANSAS", "OPERATOR LICENSE", "3008 02/03/1957 4b ExP 05/14/2033", "4a18s05/14/2025 15sExM", "4d DLC28G96080",
+            "1 O'BRIEN-0 SUILLEABHAIN", "2? AMINATA",
+        ]).lines)
+        #expect(value(g, "date_of_birth") == "1957-02-03" && g["date_of_birth"]?.needsReview == true)
+        #expect(value(g, "expiry_date") == "2033-05-14" && value(g, "document_number") == "C28G96080" && value(g, "sex") == "M")
+        #expect(value(g, "surname") == "O'BRIEN-O SUILLEABHAIN" && g["surname"]?.needsReview == true && value(g, "given_names") == "AMINATA")
+
+        #expect(FieldExtractor.detectKind("NEBRASKA\nOPERATOR LICENSE\nDLN C8315503\n1 MUSTERFRAU") == .id)
+        #expect(FieldExtractor.detectKind("NEBRASKA\n4d C8315503 4b 01/02/2030") == .unknown)
+        func split(_ text: String) -> [String] {
+            FieldNumbers.splitGlued(Word(text: text, confidence: 90, box: BoundingBox(x: 0, y: 0, width: 10 * text.count, height: 20),
+                                         block: 1, paragraph: 1, line: 1, word: 0)).map(\.text)
+        }
+        #expect(split("15SEXM") == ["15", "SEX", "M"] && split("4dDLN") == ["4d", "DLN"] && split("SEXF") == ["SEX", "F"])
+        #expect(split("1ST") == ["1ST"] && split("2ND") == ["2ND"] && split("DLC28G96080") == ["DL", "C28G96080"] && split("DLAMINI") == ["DLAMINI"])
+        #expect(FieldNumbers.isFieldNumber("4d") && FieldNumbers.isFieldNumber("15") && !FieldNumbers.isFieldNumber("123")
+                && !FieldNumbers.isFieldNumber("4e") && !FieldNumbers.isFieldNumber("05"))
+        // A date's fragments are no date: "OG/ 1 8/2032" (06/18/2032 faxed) is not 8 January.
+        let fragments = FieldExtractor.idVisual(WordPage(["PASSPORT", "Surname", "DOE", "09/05/1995", "OG/ 1 8/2032"]).lines)
+        #expect(fragments["expiry_date"] == nil && fragments["date_of_birth"] == nil)
+        // Without numbers on the page, a line led by 1 is no name.
+        let deed = FieldExtractor.idVisual(WordPage(["IDENTITY CARD", "1 MAIN STREET", "Surname", "DOE"]).lines)
+        #expect(value(deed, "surname") == "DOE")
+    }
+
     /// Misreadings that leave a value that validates: a state code beside a ZIP of another state,
     /// one look-alike letter from the ZIP's ("IN" for TN); a broker's "Privacy Team" misread; a
     /// name's word ending in an apostrophe. Mended, for review.

@@ -14,7 +14,8 @@ enum FieldExtractor {
     // MARK: Kind
 
     /// Identity documents' titles, as printed (capitals) on a line of their own.
-    static let titles: Set<String> = ["PASSPORT", "IDENTITY CARD", "DRIVER LICENSE", "DRIVER'S LICENSE", "DRIVER LICENCE", "RESIDENCE PERMIT"]
+    static let titles: Set<String> = ["PASSPORT", "IDENTITY CARD", "DRIVER LICENSE", "DRIVER'S LICENSE", "DRIVER LICENCE", "RESIDENCE PERMIT",
+                                      "OPERATOR LICENSE", "OPERATOR'S LICENSE", "IDENTIFICATION CARD"]
 
     /// Whether a date read as `iso` from `printed` may be `other`: printed in digits only, with
     /// day and month both 12 or under, it reads either way round ("08/03/1979").
@@ -35,7 +36,10 @@ enum FieldExtractor {
                           "CONSIDERATION", "PLAT", "QUITCLAIM"])
         let id = score(["PASSPORT", "IDENTITY", "IDENTITY CARD", "DATE OF BIRTH", "DATE OF EXPIRY", "NATIONALITY", "GIVEN NAMES", "SURNAME",
                         "DRIVER LICENSE", "DRIVER'S LICENSE", "DRIVER LICENCE", "DOB", "EXP", "SEX", "RESIDENCE PERMIT", "GENDER",
-                        "FORENAMES", "FAMILY NAME", "CITIZENSHIP", "EXPIRY DATE", "VALID UNTIL"]) + (t.contains("<<<") ? 1 : 0)
+                        "FORENAMES", "FAMILY NAME", "CITIZENSHIP", "EXPIRY DATE", "VALID UNTIL", "OPERATOR LICENSE", "IDENTIFICATION CARD",
+                        "DLN", "HGT", "EYES"]) + (t.contains("<<<") ? 1 : 0)
+            // An AAMVA card's lettered field numbers ("4d DLN", "4b EXP"; see `FieldNumbers`).
+            + (t.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).filter { ["4A", "4B", "4C", "4D", "9A"].contains($0) }.count >= 2 ? 1 : 0)
             // A document's title on a line of its own, in capitals: on a fax or photocopy the
             // small labels may be unreadable, but the title is printed large (quotes or dots
             // read around it do not count), and it says what the document is (two points). A
@@ -195,7 +199,8 @@ enum FieldExtractor {
     /// Visual-zone fields of an ID, from labels beside or above their values.
     static func idVisual(_ lines: [TextLine]) -> [String: Field] {
         let page = LabelledPage(lines: lines, kind: .id)
-        return review(namesByPlace(page.layout, filling: byValueShape(page.layout, filling: page.labelled(idSpecs))))
+        let labelled = namesByFieldNumber(page.layout, filling: page.labelled(idSpecs))
+        return review(namesByPlace(page.layout, filling: byValueShape(page.layout, filling: labelled)))
     }
 
     /// Every label → value pair on the page (labels of every kind the engine knows, and any

@@ -49,7 +49,23 @@ extension FieldExtractor {
         }
         // Dates: the earliest is the birth, the latest the expiry (an issue date sits between).
         // Two dates at most ten years apart may be issue and expiry, so the earlier is then no birth.
-        let dated = cells.compactMap { c in isoDate(c.text)?.string.map { (value: $0, words: c.words) } }
+        // Dates inside a longer cell count too, each as read: an AAMVA card prints its pairs side
+        // by side ("3 DOB 04/07/1960 4b EXP 02/08/2027"), and its small labels may be misread.
+        // A date of digits is one word; one of several words names its month ("3 March 2033"),
+        // so that a date's fragments are no date ("OG/ 1 8/2032" is not 8 January).
+        let inside = layout.rows.flatMap(\.segments).flatMap { s in
+            s.words.indices.flatMap { i in
+                [1, 3].compactMap { n -> (value: String, words: [Word])? in
+                    guard i + n <= s.words.count, n < s.words.count,
+                          n == 1 || s.words[i..<(i + n)].contains(where: { $0.text.count >= 3 && $0.text.allSatisfy(\.isLetter) }) else { return nil }
+                    let words = Array(s.words[i..<(i + n)])
+                    guard !words.contains(where: { w in taken.contains { $0.intersects(w.box) } }),
+                          let value = isoDate(words.map(\.text).joined(separator: " "))?.string else { return nil }
+                    return (value, words)
+                }
+            }
+        }
+        let dated = cells.compactMap { c in isoDate(c.text)?.string.map { (value: $0, words: c.words) } } + inside
         let known = [fields["date_of_birth"], fields["expiry_date"]].compactMap { $0?.value.string }
         let all = Set(dated.map(\.value) + known).sorted()
         guard all.count >= 2, all.count <= 3, let earliest = all.first, let latest = all.last else { return fields }

@@ -33,7 +33,7 @@ struct PageLayout {
         for line in lines where !line.words.isEmpty {
             let h = Self.median(line.words.map(\.box.height))
             var current: [Word] = []
-            for w in line.words.flatMap(Self.splitAtColon).map(Self.withoutStrayMarks).flatMap(Self.splitGlued) where !Self.speck(w, lineHeight: h) {
+            for w in line.words.flatMap(Self.splitAtColon).map(Self.withoutStrayMarks).flatMap(Self.splitGlued).flatMap(FieldNumbers.splitGlued) where !Self.speck(w, lineHeight: h) {
                 // A gap wider than about two letter heights separates cells or pairs.
                 if let last = current.last, w.box.x - (last.box.x + last.box.width) > max(2 * h, 12) {
                     segments.append(Segment(current))
@@ -419,7 +419,10 @@ extension PageLayout {
                 }
             }
             if let (k, field) = best {
-                var hit = make(i, k, field)
+                // A card's field number before its label ("3 DOB", "4b EXP") is the label's, and
+                // marks it as one wherever it stands on the line.
+                let numbered = card && i > 0 && FieldNumbers.isFieldNumber(words[i - 1].text)
+                var hit = numbered ? make(i - 1, k + 1, field) : make(i, k, field)
                 hit.approximate = approximate
                 // A card's label read whole in the middle of a phrase, without a colon, counts when
                 // it is printed as a label is, in small letters ("… 2 July 1963 Sex F"): the
@@ -428,7 +431,7 @@ extension PageLayout {
                     && words[i].text.first?.isUppercase == true && words[i].text.dropFirst().contains(where: \.isLowercase)
                     && !words[i].text.dropFirst().contains(where: \.isUppercase)
                 // Leading marks without letters or digits (`~~`, `|`: a rule or speck) do not count.
-                if hit.colon || printedAsLabel || i <= (keys.firstIndex { !$0.isEmpty } ?? 0) {
+                if hit.colon || printedAsLabel || numbered || i <= (keys.firstIndex { !$0.isEmpty } ?? 0) {
                     hits.append(hit)
                     i = hit.end
                     continue

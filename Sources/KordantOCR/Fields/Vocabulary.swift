@@ -48,7 +48,7 @@ enum Vocabulary {
         ("sex", ["sex", "gender"]),
         ("nationality", ["nationality", "nat", "citizenship"]),
         ("document_number", ["document no", "document number", "passport no", "passport number", "card no", "card number", "id no",
-                             "id number", "dl", "dl no", "license no", "licence no", "license number", "lic no", "permit no",
+                             "id number", "dl", "dl no", "dln", "lic", "license no", "licence no", "license number", "lic no", "permit no",
                              "permit number", "residence permit no", "id card no", "identity card no"]),
         ("expiry_date", ["date of expiry", "expiry date", "expires", "exp", "expiry", "valid until", "expiration date",
                          "date of expiration", "expiration"]),
