@@ -391,8 +391,7 @@ enum FieldExtractor {
         tokensMapped(text) { token in
             let word = token.uppercased().trimmingCharacters(in: CharacterSet(charactersIn: ".,"))
             guard word.count >= 5, word.allSatisfy(\.isLetter), !months.contains(word) else { return String(token) }
-            let close = months.filter { $0.count >= 5 && PageLayout.editDistance(word, $0, limit: 1) <= 1 }
-            guard close.count == 1, let month = close.first else { return String(token) }
+            guard let month = onlyOneEditFrom(word, among: months, minLength: 5) else { return String(token) }
             return month.prefix(1) + month.dropFirst().lowercased() + (token.hasSuffix(",") ? "," : "")
         }
     }
@@ -494,8 +493,14 @@ enum FieldExtractor {
     static func stateNameMended(_ text: String) -> String? {
         let letters = text.uppercased().split(whereSeparator: { !$0.isLetter }).joined(separator: " ")
         guard letters.count >= 5 else { return nil }
-        let close = states.filter { $0.key.count >= 6 && PageLayout.editDistance(letters, $0.key, limit: 1) <= 1 }
-        return close.count == 1 ? close.first?.value : nil
+        return onlyOneEditFrom(letters, among: Array(states.keys), minLength: 6).flatMap { states[$0] }
+    }
+
+    /// The one of `candidates` of `minLength` characters or more that is one edit from `word`
+    /// (compared as given); nil when none or several are.
+    static func onlyOneEditFrom(_ word: String, among candidates: [String], minLength: Int) -> String? {
+        let close = candidates.filter { $0.count >= minLength && PageLayout.editDistance(word, $0, limit: 1) <= 1 }
+        return close.count == 1 ? close[0] : nil
     }
 
     /// Street types, in full: a street line ends in one (before its unit).
@@ -511,9 +516,9 @@ enum FieldExtractor {
         let word = String(head[r])
         guard word.count >= 4, word.allSatisfy(\.isLetter), !streetTypes.contains(word),
               head.split(separator: " ").count >= 3 else { return nil }
-        let close = streetTypes.filter { $0.count >= 5 && PageLayout.editDistance(word.lowercased(), $0.lowercased(), limit: 1) <= 1 }
-        guard close.count == 1, let type = close.first else { return nil }
-        return String(head[..<r.lowerBound]) + type + String(street[head.endIndex...])
+        let lower = streetTypes.map { $0.lowercased() }
+        guard let i = onlyOneEditFrom(word.lowercased(), among: lower, minLength: 5).flatMap(lower.firstIndex(of:)) else { return nil }
+        return String(head[..<r.lowerBound]) + streetTypes[i] + String(street[head.endIndex...])
     }
 
     /// `text` with each space-separated token mapped; nil when nothing changes.

@@ -90,17 +90,16 @@ extension FieldExtractor {
             // Glued ("2ELENI", "20LGA"): the rest of the word is the name's start.
             let glued = head.text.dropFirst()
             let gluedName = glued.count >= 2 && glued.allSatisfy { $0.isUppercase || $0 == "0" }
-            var text = ((gluedName ? [String(glued)] : []) + segment.words.dropFirst().map(\.text)).joined(separator: " ")
+            let read = Array(((gluedName ? [String(glued)] : []) + segment.words.dropFirst().map(\.text)).joined(separator: " "))
             // A name's O read as a zero beside its letters ("20LGA", "O'BRIEN-0 SUILLEABHAIN").
-            var mended = false
-            let chars = Array(text)
+            var chars = read
             for i in chars.indices where chars[i] == "0" {
-                let before = i > 0 && (chars[i - 1].isLetter || "-'".contains(chars[i - 1]))
-                let after = i + 1 < chars.count && (chars[i + 1].isLetter || "-'".contains(chars[i + 1]))
-                guard before || after, !(i > 0 && chars[i - 1].isNumber), !(i + 1 < chars.count && chars[i + 1].isNumber) else { continue }
-                text = String(text.prefix(i)) + "O" + String(text.dropFirst(i + 1))
-                mended = true
+                let before = i > 0 ? chars[i - 1] : nil, after = i + 1 < chars.count ? chars[i + 1] : nil
+                func nameMark(_ c: Character?) -> Bool { c.map { $0.isLetter || "-'".contains($0) } ?? false }
+                if (nameMark(before) || nameMark(after)) && before?.isNumber != true && after?.isNumber != true { chars[i] = "O" }
             }
+            let mended = chars != read
+            let text = String(chars)
             guard !text.contains(where: \.isLowercase), let value = upperName(text), value.string?.filter(\.isLetter).count ?? 0 >= 2 else { continue }
             let words = gluedName ? Array(segment.words) : Array(segment.words.dropFirst())
             var f = field(value, words)
