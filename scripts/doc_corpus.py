@@ -68,7 +68,9 @@ FAMILIES = {
 }
 # Families added later, appended after a split's first documents so that those stay as they were
 # (committed fixtures are rendered from them by index): count // 3 documents each.
-LATER_FAMILIES = {"dev": {"id": ["id-residence-permit", "id-driver-licence"]}, "test": {}}
+LATER_FAMILIES = {"dev": {"id": ["id-residence-permit", "id-driver-licence"],
+                          "optout": ["optout-broker-header", "optout-grid", "optout-row-pairs"],
+                          "deed": ["deed-party-columns"]}, "test": {}}
 CAPTURES = ["flatbed", "flatbed-skew", "fax", "photocopy", "shadow", "phone"]
 
 # ----------------------------------------------------------------------------------------------
@@ -281,10 +283,70 @@ class Page:
                 self.d.line([x + int(s * 0.8) - 4, y + 4, x + 4, y + int(s * 0.8) - 4], fill=(20, 20, 20), width=5)
             self.text(x + int(s * 1.3), self.y, label, record=False)
             self.lines.append(("X " if ticked else "") + label)
+        elif style in ("check", "filled"):
+            # A drawn box ticked with a check mark or filled in: ink, not a character, so the text
+            # truth holds the label alone.
+            self.d.rectangle([x, y, x + int(s * 0.8), y + int(s * 0.8)], outline=(20, 20, 20), width=3)
+            if ticked and style == "check":
+                self.d.line([x + int(s * 0.12), y + int(s * 0.42), x + int(s * 0.35), y + int(s * 0.68),
+                             x + int(s * 0.95), y - int(s * 0.15)], fill=(20, 20, 20), width=6, joint="curve")
+            elif ticked:
+                self.d.rectangle([x + 7, y + 7, x + int(s * 0.8) - 7, y + int(s * 0.8) - 7], fill=(25, 25, 25))
+            self.text(x + int(s * 1.3), self.y, label, record=False)
+            self.lines.append(label)
         else:   # typed brackets
             mark = "[X]" if ticked else "[ ]"
             self.text(x, self.y, f"{mark} {label}", record=False)
             self.lines.append(f"{mark} {label}")
+        self.y += int(s * self.lead)
+
+    def fit(self, x, y, s, width, font=None):
+        """Text set smaller when it would overflow `width` (a cell); not recorded."""
+        font = font or self.f
+        w = self.d.textlength(s, font=font)
+        if w > width:
+            font = ImageFont.truetype(font.path, max(8, int(font.size * width / w)))
+        self.d.text((x, y), s, font=font, fill=(20, 20, 25))
+
+    def grid(self, rows, label_frac=0.2, shade=False):
+        """A ruled grid of label | value cells, one or two pairs per row [(label, value), ...]."""
+        width = self.img.width - 2 * self.margin
+        pad = int(self.size * 0.35)
+        hh = int(self.size * 1.35 + 2 * pad)
+        for pairs in rows:
+            n = len(pairs)
+            x = self.margin
+            for lab, val in pairs:
+                lw = int(width * label_frac)
+                vw = int(width / n) - lw
+                self.d.rectangle([x, self.y, x + lw, self.y + hh], outline=(30, 30, 30), width=3,
+                                 fill=(225, 225, 225) if shade else None)
+                self.d.rectangle([x + lw, self.y, x + lw + vw, self.y + hh], outline=(30, 30, 30), width=3)
+                self.fit(x + pad, self.y + pad, lab, lw - 2 * pad, self.fb)
+                self.fit(x + lw + pad, self.y + pad, val, vw - 2 * pad)
+                x += lw + vw
+            self.lines.append(" ".join(f"{lab} {val}" for lab, val in pairs))
+            self.y += hh
+
+    def option_row(self, items, style):
+        """Request options side by side on one line: [(label, ticked)]."""
+        s = self.size
+        x, parts = self.margin, []
+        for label, ticked in items:
+            if style == "brackets":
+                mark = "[X]" if ticked else "[ ]"
+                x += self.text(x, self.y, f"{mark} {label}", record=False) + 2 * s
+                parts.append(f"{mark} {label}")
+            else:
+                y = self.y + int(s * 0.15)
+                self.d.rectangle([x, y, x + int(s * 0.8), y + int(s * 0.8)], outline=(20, 20, 20), width=3)
+                if ticked:
+                    self.d.line([x + int(s * 0.12), y + int(s * 0.42), x + int(s * 0.35), y + int(s * 0.68),
+                                 x + int(s * 0.95), y - int(s * 0.15)], fill=(20, 20, 20), width=6, joint="curve")
+                x += int(s * 1.3)
+                x += self.text(x, self.y, label, record=False) + 2 * s
+                parts.append(label)
+        self.lines.append(" ".join(parts))
         self.y += int(s * self.lead)
 
     def signature(self, rng):
@@ -474,6 +536,45 @@ def render_deed(rng, split, family):
         p.line(f"{L('property_address')}: {addr1}")
         p.skip(0.4)
         p.para("The grantor conveys to the grantee, with all appurtenances, the property legally described as " + legal(rng, c))
+    elif family == "deed-party-columns":
+        # The parties in a ruled two-column table, a role heading over each column and the names
+        # under it (two grantors on two lines); the rest in a label | value grid.
+        heads = rng.choice([("GRANTOR(S)", "GRANTEE(S)"), ("SELLER", "BUYER"), ("TRANSFEROR", "TRANSFEREE"),
+                            ("FROM (GRANTOR)", "TO (GRANTEE)")])
+        width = p.img.width - 2 * p.margin
+        pad = int(p.size * 0.35)
+        left = c["grantor"].split(" and ")
+        right = [c["grantee"]]
+        hh = int(p.size * 1.35 + 2 * pad)
+        p.d.rectangle([p.margin, p.y, p.margin + width, p.y + hh], outline=(30, 30, 30), width=3, fill=(230, 230, 230) if rng.random() < 0.4 else None)
+        p.d.line([p.margin + width // 2, p.y, p.margin + width // 2, p.y + hh], fill=(30, 30, 30), width=3)
+        p.fit(p.margin + pad, p.y + pad, heads[0], width // 2 - 2 * pad, p.fb)
+        p.fit(p.margin + width // 2 + pad, p.y + pad, heads[1], width // 2 - 2 * pad, p.fb)
+        p.lines.append(f"{heads[0]} {heads[1]}")
+        p.y += hh
+        n = max(len(left), len(right))
+        bh = int(p.size * 1.35 * n + 2 * pad)
+        p.d.rectangle([p.margin, p.y, p.margin + width, p.y + bh], outline=(30, 30, 30), width=3)
+        p.d.line([p.margin + width // 2, p.y, p.margin + width // 2, p.y + bh], fill=(30, 30, 30), width=3)
+        for k in range(n):
+            y = p.y + pad + k * int(p.size * 1.35)
+            lt = ("and " if k > 0 else "") + left[k] if k < len(left) else ""
+            rt = right[k] if k < len(right) else ""
+            p.fit(p.margin + pad, y, lt, width // 2 - 2 * pad)
+            p.fit(p.margin + width // 2 + pad, y, rt, width // 2 - 2 * pad)
+            p.lines.append(" ".join(t for t in (lt, rt) if t))
+        p.y += bh
+        p.skip(0.6)
+        rows = [[(L("recording_date"), rec), (L("instrument_number"), c["inst"])],
+                [(L("parcel_number"), c["apn"]), (L("consideration"), money(c["price"]))],
+                [("County", a["county"]), ("State", rng.choice([a["state"], a["state_name"]]))],
+                [(L("property_address"), addr1)]]
+        if rng.random() < 0.5:
+            rows = [r_ for row in rows for r_ in ([row] if len(row) == 1 else [[row[0]], [row[1]]])]
+        p.grid(rows, label_frac=rng.uniform(0.22, 0.3), shade=rng.random() < 0.4)
+        p.skip(0.5)
+        p.para(rng.choice(["The party named as grantor above conveys to the party named as grantee the land described as ",
+                           "For the consideration shown, the seller grants to the buyer the real property described as "]) + legal(rng, c))
     p.skip()
     p.line(f"Dated: {fmt_date(c['rec'], rng, ds)}")
     p.signature(rng)
@@ -597,6 +698,97 @@ def render_optout(rng, split, family):
             p.line(v, indent=0)
             p.skip(0.2)
         options("box")
+    elif family == "optout-broker-header":
+        # The broker's own form: its name, street, city, phone, e-mail and web site head the page (left,
+        # right or centred) and may stand again in a footer; the requester's details follow.
+        b = address(rng)
+        _, bph = phone(rng)
+        dom = broker.lower().replace(" ", "")
+        align = rng.choice(["left", "right", "center"])
+        head = [(broker + rng.choice(["", "", ", Inc.", " LLC"]), p.fh), (b["street"], p.fs),
+                (f"{b['city']}, {b['state_name'] if rng.random() < 0.3 else b['state']} {b['zip']}", p.fs),
+                (rng.choice([f"Tel. {bph}", f"Phone {bph}", bph]), p.fs),
+                (rng.choice([f"privacy@{dom}.com", f"www.{dom}.com", f"privacy@{dom}.com · www.{dom}.com"]), p.fs)]
+        for text, font in head[:rng.randint(3, 5)]:
+            w = p.d.textlength(text, font=font)
+            x = {"left": p.margin, "right": p.img.width - p.margin - w, "center": (p.img.width - w) / 2}[align]
+            p.text(int(x), p.y, text, font)
+            p.y += int(font.size * 1.35)
+        p.skip(1.0)
+        p.line(rng.choice(["Consumer Opt-Out Form", "Personal Information Removal Request",
+                           "Request to Delete or Stop the Sale of Personal Information"]), p.fb)
+        p.para(rng.choice([f"Complete this form to ask {broker} to act on your personal information. "
+                           "We will confirm by e-mail within 45 days.",
+                           "Please tell us who you are so that we can find your records. Fields marked * are required."]))
+        p.skip(0.4)
+        p.line(rng.choice(["About you", "Requester information", "Your details", "Consumer"]), p.fb)
+        rows = [("full_name", name), ("street_address", a["street"])]
+        if rng.random() < 0.5:
+            rows += [("city", a["city"]), ("state", state_val), ("zip", a["zip"])]
+        rows += [("email", em), ("phone", ph), ("date_of_birth", dobd), ("listing_url", url)]
+        for f_, v in rows:
+            star = "*" if f_ in ("full_name", "email") and rng.random() < 0.5 else ""
+            p.line(f"{(L(f_) if f_ != 'state' else 'State')}{star}: {v}")
+        if not any(f_ == "city" for f_, _ in rows):
+            p.pairs([(L("city"), a["city"]), ("State", state_val), (L("zip"), a["zip"])], cols=3)
+        p.pairs([(L("date"), reqd), (L("request_id"), rid)])
+        p.skip(0.4)
+        options(rng.choice(["check", "filled", "brackets"]))
+        if rng.random() < 0.5:
+            p.y = max(p.y + p.size, p.img.height - p.margin - p.size)
+            p.line(f"{broker} · {b['street']} · {b['city']}, {b['state']} {b['zip']}", p.fs)
+    elif family == "optout-grid":
+        # A ruled grid, label | value cells, two pairs to a row where they fit, long values on a row of
+        # their own; label cells shaded on some forms.
+        p.line(rng.choice([f"{broker} Data Removal Form", f"Do Not Sell Request — {broker}",
+                           f"{broker.upper()} CONSUMER REQUEST"]), p.fh)
+        p.skip(0.4)
+        p.line(rng.choice(["Section A — Requester", "1. Your information", "Requester"]), p.fb)
+        pairs = [(L("full_name"), name), (L("date_of_birth"), dobd), (L("street_address"), a["street"]),
+                 (L("city"), a["city"]), ("State", state_val), (L("zip"), a["zip"]), (L("phone"), ph),
+                 (L("date"), reqd), (L("request_id"), rid)]
+        rows, i = [], 0
+        while i < len(pairs):
+            lab_, val = pairs[i]
+            if len(val) > 22 or i + 1 == len(pairs) or rng.random() < 0.25:
+                rows.append([pairs[i]])
+                i += 1
+            else:
+                rows.append([pairs[i], pairs[i + 1]])
+                i += 2
+        rows.insert(rng.randint(1, len(rows)), [(L("email"), em)])
+        rows.append([(L("listing_url"), url)])
+        p.grid(rows, label_frac=rng.uniform(0.16, 0.22), shade=rng.random() < 0.5)
+        p.skip(0.6)
+        p.line(rng.choice(["Section B — Request", "2. What would you like us to do?", "Request type"]), p.fb)
+        options(rng.choice(["check", "filled", "box"]))
+    elif family == "optout-row-pairs":
+        # Pairs packed several to a line, with a colon, a dash or only a bold label between label and
+        # value; the request options side by side on one or two lines.
+        p.line(rng.choice([f"{broker}: Opt-Out", f"PRIVACY REQUEST ({broker})", f"{broker} — Suppression Request"]), p.fh)
+        p.skip(0.4)
+        sep = rng.choice([": ", ": ", " - ", "  "])
+        p.pairs([(L("full_name"), name), (L("date_of_birth"), dobd)], sep=sep)
+        p.pairs([(L("street_address"), a["street"])], sep=sep)
+        if rng.random() < 0.5:
+            p.pairs([(L("city"), a["city"]), ("State", state_val), (L("zip"), a["zip"]), (L("phone"), ph)], sep=sep, cols=4)
+            p.pairs([(L("date"), reqd), (L("request_id"), rid)], sep=sep)
+        else:
+            p.pairs([(L("city"), a["city"]), ("State", state_val), (L("zip"), a["zip"])], sep=sep, cols=4)
+            p.pairs([(L("phone"), ph), (L("date"), reqd), (L("request_id"), rid)], sep=sep, cols=3)
+        p.pairs([(L("email"), em)], sep=sep)
+        p.pairs([(L("listing_url"), url)], sep=sep)
+        p.skip(0.4)
+        p.line(rng.choice(["Request:", "Action requested:", "I ask you to:"]))
+        short = {"delete": ["Delete", "Deletion"], "do_not_sell": ["Do Not Sell", "Do not sell/share"],
+                 "opt_out_marketing": ["Marketing opt-out", "No marketing"], "access": ["Access", "Copy of my data"]}
+        items = [(rng.choice(short[k]), k in ticked) for k, _ in OPTIONS]
+        style = rng.choice(["brackets", "check"])
+        if rng.random() < 0.5:
+            p.option_row(items, style)
+        else:
+            p.option_row(items[:2], style)
+            p.option_row(items[2:], style)
     if rng.random() < 0.3:
         p.stamp(rng, rng.choice(["RECEIVED", "PROCESSED"]))
     return p, truth
@@ -866,7 +1058,7 @@ def generate(out_dir, split, count, seed, quiet=False, capture=None, seeds=None,
     manifest, t0 = [], time.time()
     several = seeds is not None and len(seeds) > 1
     for seed, i in [(s_, i) for s_ in (seeds or [seed]) for i, it in enumerate(plan(split, count, s_))
-                    if (capture is None or it["capture"] == capture) and (family is None or it["family"] == family)]:
+                    if (capture is None or it["capture"] == capture) and (family is None or it["family"] in family.split(","))]:
         img, ext, params, name, truth = render_one(split, count, seed, i)
         if several:
             name = f"s{seed}-{name}"
@@ -890,7 +1082,7 @@ def main():
     ap.add_argument("--count", type=int, default=24, help="documents per kind per split (negatives: about 10%% more)")
     ap.add_argument("--seed", default="15", help="a seed, or several separated by commas (into one folder, names prefixed s<seed>-)")
     ap.add_argument("--capture", choices=CAPTURES, help="only the pages of this capture (as they are in the full corpus)")
-    ap.add_argument("--family", help="only the pages of this layout family (as they are in the full corpus)")
+    ap.add_argument("--family", help="only the pages of this layout family, or of several separated by commas (as they are in the full corpus)")
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--only", type=int, metavar="INDEX",
                     help="write only document INDEX of --split (dev or test) to OUT_DIR as INDEX's file name, with its truth")

@@ -49,7 +49,9 @@ enum FieldExtractor {
                 return titles.contains { PageLayout.editDistance(read, $0, limit: $0.count / 8) <= $0.count / 8 }
             } ? 2 : 0)
         let optout = score(["OPT-OUT", "OPT OUT", "REMOVAL", "REMOVE MY", "DELETE MY", "PRIVACY", "PERSONAL INFORMATION", "REQUEST",
-                            "DELETION", "DO NOT SELL", "DATA BROKER", "MY LISTING", "MY DATA"])
+                            "DELETION", "DO NOT SELL", "DATA BROKER", "MY LISTING", "MY DATA", "SUPPRESSION", "LISTING", "DELETE", "ERASE"])
+            // Options read with their spaces lost ("[X]DoNotSell").
+            + (t.replacingOccurrences(of: " ", with: "").contains("DONOTSELL") && !t.contains("DO NOT SELL") ? 1 : 0)
         let best = max(deed, id, optout)
         guard best >= 2 else { return .unknown }
         return best == id ? .id : best == deed ? .deed : .optout
@@ -122,7 +124,11 @@ enum FieldExtractor {
 
     /// Fields of an opt-out request. `tick`: see ``requestOptions(_:tick:)``.
     static func optout(_ lines: [TextLine], tick: ((_ label: BoundingBox, _ height: Int) -> TickMark?)? = nil) -> [String: Field] {
-        let page = LabelledPage(lines: lines, kind: .optout)
+        // The broker's letterhead and footer hold its own address and phone: not the requester's.
+        let domains = brokerDomains(lines)
+        let byDomain = brokerByDomain(lines, domains: domains)
+        let letterhead = byDomain.map { letterheadLines(lines, brokerKey: PageLayout.key($0.value.string ?? ""), domains: domains) } ?? []
+        let page = LabelledPage(lines: lines.enumerated().filter { !letterhead.contains($0.offset) }.map(\.element), kind: .optout)
         var f = page.labelled(optoutSpecs)
         let labelledOnly = f
         let rows = page.layout.rows.map { TextLine(words: $0.segments.flatMap(\.words)) }
@@ -133,13 +139,12 @@ enum FieldExtractor {
                 f[k] = Field(value: .text(v), confidence: s.confidence, box: s.box, needsReview: s.needsReview)
             }
         }
-        f["data_broker"] = f["data_broker"]
-            ?? find(rows, #"^.*?(?:REQUEST|FORM)\s+[—–-]+\s+(.+)$"#, transform: company)
-            ?? find(rows, #"^(.+?)\s+[—–-]+\s+.*(?:Request|Form)$"#, transform: company)
-            ?? find(rows, #"^(.+?)\s+Privacy Request$"#, transform: company)
-            ?? find(rows, #"Request to\s+(.+)$"#, transform: company)
-            ?? find(rows, #"^Dear\s+(.+?)\s+Privacy"#, transform: company)
-            ?? find(Array(rows.prefix(3)), #"^(.+?),?\s+Inc\.?$"#, transform: company)
+        // A labelled broker that spells none of the page's web domains ("I ask you to: Deletion")
+        // gives way to one that does, or goes to review.
+        if let labelled = f["data_broker"], !domains.isEmpty, domainDistance(PageLayout.key(labelled.value.string ?? ""), domains) == nil {
+            if let byDomain { f["data_broker"] = byDomain } else { f["data_broker"]?.needsReview = true }
+        }
+        f["data_broker"] = f["data_broker"] ?? byDomain ?? brokerByTitle(rows, domains: domains)
         if f["request_id"] == nil, var found = find(rows, #"(?:request|ref(?:erence)?|case)\s*(?:#|no\.?|number|id)?\s*:?\s*([A-Z]{2,6}-[A-Z0-9-]{3,}(?: [0-9]{1,2}\b)?)"#,
                                                      transform: { reference($0) ?? referenceMended($0).flatMap(reference) }) {
             // Digits read apart and joined: for review.
@@ -192,7 +197,7 @@ enum FieldExtractor {
                 break
             }
         }
-        if let options = requestOptions(rows, tick: tick) { f["request_options"] = options }
+        if let options = requestOptions(optionLines(page.layout), tick: tick) { f["request_options"] = options }
         return review(doubtful(f, labelled: labelledOnly, page: page))
     }
 
@@ -218,12 +223,8 @@ enum FieldExtractor {
     static func requestOptions(_ rows: [TextLine], tick: ((_ label: BoundingBox, _ height: Int) -> TickMark?)? = nil) -> Field? {
         var ticked: [String] = [], words: [Word] = [], found = 0, doubtful = false
         for row in rows {
-            let lower = row.text.lowercased()
-            let key: String? = lower.contains("sell") || lower.contains("share") ? "do_not_sell"
-                : lower.contains("marketing") ? "opt_out_marketing"
-                : lower.contains("copy of my") || lower.contains("what you hold") || lower.contains("access") ? "access"
-                : lower.contains("delete") || lower.contains("erase") || lower.contains("remove my") ? "delete" : nil
-            guard let key, row.words.count >= 2, row.words.count <= 12 else { continue }
+            // One word is an option only after a box its pixels show ("☐ Access" side by side).
+            guard let key = optionKey(row.text), row.words.count >= (tick == nil ? 2 : 1), row.words.count <= 12 else { continue }
             let mark = row.words[0].text
             let inner = mark.filter { !"[]()|{}_".contains($0) }
             let isWord = inner.count >= 3 && inner.allSatisfy(\.isLetter)
@@ -254,6 +255,24 @@ enum FieldExtractor {
         var f = field(.text(Array(Set(ticked)).sorted().joined(separator: ",")), words)
         f.needsReview = doubtful || f.needsReview
         return f
+    }
+
+    /// The request option a line names, canonical.
+    static func optionKey(_ text: String) -> String? {
+        let lower = text.lowercased()
+        return lower.contains("sell") || lower.contains("share") ? "do_not_sell"
+            : lower.contains("marketing") ? "opt_out_marketing"
+            : lower.contains("copy of my") || lower.contains("what you hold") || lower.contains("access") ? "access"
+            : lower.contains("delet") || lower.contains("erase") || lower.contains("remove my") ? "delete" : nil
+    }
+
+    /// Lines to read request options from: a row whose cells name two options or more ("[X] Delete
+    /// [ ] Do Not Sell [X] Access" side by side) gives one line per cell; any other row, itself.
+    static func optionLines(_ layout: PageLayout) -> [TextLine] {
+        layout.rows.flatMap { row -> [TextLine] in
+            let cells = row.segments.map { TextLine(words: $0.words) }
+            return cells.filter { optionKey($0.text) != nil }.count >= 2 ? cells : [TextLine(words: row.segments.flatMap(\.words))]
+        }
     }
 
     /// Index of an option's first word after its tick box: a capitalised word of two letters or
@@ -612,6 +631,11 @@ enum FieldExtractor {
                 f[name]?.value = .text(mended)
                 f[name]?.needsReview = true
             }
+            // Street words are capitalised: one in small letters ("984 Oak tane") is a capital misread.
+            if let a = f[name]?.value.string, a.prefix(while: { $0 != "," }).split(separator: " ").dropFirst()
+                .contains(where: { $0.first?.isLowercase == true && !["of", "de", "la", "del", "the", "st", "rd"].contains($0) }) {
+                f[name]?.needsReview = true
+            }
         }
         // A request date equal to the birth date is the birth date's words taken twice (a garbled
         // "Date" label, "BIRTH DATE" near it): the same words are not the request date; other
@@ -710,7 +734,11 @@ struct LabelledPage {
         if hit.segment + 1 < row.segments.count {
             let cell = row.segments[hit.segment + 1]
             let cellHits = hits[hit.row][hit.segment + 1]
-            if cellHits.first?.start != 0 {
+            // (A cell that opens with its rule, "| TRANSFEREE", or closes with a label in brackets,
+            // "TO (GRANTEE)", is a label's all the same.)
+            let opening = cell.words.prefix { PageLayout.isRuleMark($0.text) }.count
+            let heading = cellHits.contains { $0.end == cell.words.count && cell.words[$0.start].text.hasPrefix("(") }
+            if !heading, (cellHits.first?.start).map({ $0 > opening }) ?? true {
                 found.append((Array(cell.words[..<(cellHits.first?.start ?? cell.words.count)]), false))
             }
         }
@@ -766,7 +794,10 @@ struct LabelledPage {
                 // word ("DOB: 25 August 2001 = Gender: M"): not part of it.
                 var end = read.count
                 while end > 1, PageLayout.key(read[end - 1].text).isEmpty { end -= 1 }
-                let words = Array(read[..<end])
+                // So is a cell's rule before it ("Birthdate | 1984-08-15", the rule in the next cell).
+                var begin = 0
+                while begin < end - 1, PageLayout.isRuleMark(read[begin].text) { begin += 1 }
+                let words = Array(read[begin..<end])
                 // A label without a colon in front of a value: only for strictly shaped values (and on cards).
                 if inline && !hit.colon && !spec.structured && kind != .id { continue }
                 // A label read only in part vouches for a card's name printed as one, in capitals

@@ -340,8 +340,15 @@ extension PageLayout {
         return editDistance(read, label, limit: 1) <= 1
     }
 
-    /// Every label in the segment, left to right. A known label counts when it has a colon, starts
-    /// the segment (the value follows, or sits below or in the next cell), or, on cards, starts
+    /// A mark between a label and its value that parts them as a colon does: a table's rule read
+    /// as "|" or "__|", or a dash ("—", "—-").
+    static func isRuleMark(_ s: String) -> Bool {
+        !s.isEmpty && s.count <= 4 && s.allSatisfy { "|¦-–—_".contains($0) }
+    }
+
+    /// Every label in the segment, left to right. A known label counts when it has a colon (or,
+    /// opening its cell, a rule, dash or wide gap after it), starts the segment (the value follows,
+    /// or sits below or in the next cell), closes a short heading in brackets, or, on cards, starts
     /// the segment without one ("DOB 01/02/1980") or stands mid-phrase printed as a label ("… Sex F").
     /// A generic label is one to four words ending in a colon.
     /// `lenient`: labels may be read a little off (see ``lenientCost(_:_:)``); `card`: the rules
@@ -364,10 +371,21 @@ extension PageLayout {
                 colon = colon || words[end].text.hasSuffix(":")
                 end += 1
             }
+            // A label that opens its cell (its phrase, or after a table's rule or a wide gap) and is
+            // followed by a rule read as "|", a dash ("Name - Ana Lima") or a gap wider than a
+            // space (the value in the next cell) is parted from its value as by a colon. Not a
+            // label word inside a value: "City: Salt Lake City   State: UT".
+            let h = max(words[start..<end].map(\.box.height).max() ?? 1, 1)
+            // (A space between words measures up to about one letter height on a photocopy.)
+            func wide(_ a: Word, _ b: Word) -> Bool { b.box.x - (a.box.x + a.box.width) >= h * 5 / 4 }
+            let opensCell = start <= (keys.firstIndex { !$0.isEmpty } ?? 0)
+                || (start > 0 && (Self.isRuleMark(words[start - 1].text) || wide(words[start - 1], words[start])))
             while end < words.count, keys[end].isEmpty, words[end].text != "$", !words[end].text.contains("/") {
-                colon = colon || words[end].text.contains(":")
+                colon = colon || words[end].text.contains(":") || (opensCell && Self.isRuleMark(words[end].text))
                 end += 1
             }
+            // (Past a wide gap at the end of its phrase, the value is in the next cell: "Billings   State   MT".)
+            if !colon, opensCell { colon = end < words.count ? wide(words[end - 1], words[end]) : start > 0 }
             // A second-language label after a slash ("Surname / Nom") belongs to the label; a
             // number led by a slash is a value whose 7 a fax thinned to one ("ZIP Code: /0801").
             if end < words.count, (words[end].text.hasPrefix("/") && !words[end].text.contains(where: \.isNumber))
@@ -431,7 +449,14 @@ extension PageLayout {
                     && words[i].text.first?.isUppercase == true && words[i].text.dropFirst().contains(where: \.isLowercase)
                     && !words[i].text.dropFirst().contains(where: \.isUppercase)
                 // Leading marks without letters or digits (`~~`, `|`: a rule or speck) do not count.
-                if hit.colon || printedAsLabel || numbered || i <= (keys.firstIndex { !$0.isEmpty } ?? 0) {
+                // A label in brackets closing a short heading cell: "FROM (GRANTOR)", "TO (GRANTEE)".
+                // The whole cell is the heading: its value is under its first word.
+                let bracketed = words[i].text.hasPrefix("(") && hit.end == words.count && words.count <= 3
+                if bracketed, i > 0, !numbered {
+                    hit = make(0, i + k, field)
+                    hit.approximate = approximate
+                }
+                if hit.colon || printedAsLabel || numbered || bracketed || i <= (keys.firstIndex { !$0.isEmpty } ?? 0) {
                     hits.append(hit)
                     i = hit.end
                     continue

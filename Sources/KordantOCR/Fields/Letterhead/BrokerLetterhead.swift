@@ -1,0 +1,147 @@
+import Foundation
+
+/// The data broker of an opt-out page, named by the page's own web addresses, and the lines of
+/// the broker's letterhead and footer, which hold the broker's address and phone, never the
+/// requester's.
+///
+/// A listing URL (`www.spokeo.com/people/…`) or a privacy mailbox (`privacy@spokeo.com`) is on
+/// the broker's site, so a word on the page that spells its domain ("Spokeo", "Epsilon Data",
+/// "(MyLife)") is the broker's name whatever the title's wording. The name is taken as printed;
+/// the domain only says which printed words it is.
+extension FieldExtractor {
+    /// Mailboxes that belong to an organisation, not to a person.
+    static let roleMailboxes: Set<String> = ["privacy", "info", "support", "dpo", "legal", "optout", "help", "requests",
+                                             "privacyrequests", "compliance", "contact", "removal", "removals"]
+
+    /// Domain names (letters and digits of the label before the top-level domain) of the page's
+    /// web addresses and organisation mailboxes; a person's mailbox names no broker.
+    static func brokerDomains(_ lines: [TextLine]) -> Set<String> {
+        var keys: Set<String> = []
+        let web = try? NSRegularExpression(pattern: #"(?:https?:/+|\bwww\.?)([a-z0-9-]{3,40})\.(?:com|net|org|io|co|us|info)\b"#)
+        let mail = try? NSRegularExpression(pattern: #"([a-z0-9._-]+)@([a-z0-9-]{3,40})\.(?:com|net|org|io|co|us|info)\b"#)
+        for line in lines {
+            let t = line.text.lowercased()
+            let ns = t as NSString
+            for m in web?.matches(in: t, range: NSRange(location: 0, length: ns.length)) ?? [] {
+                keys.insert(PageLayout.key(ns.substring(with: m.range(at: 1))))
+            }
+            for m in mail?.matches(in: t, range: NSRange(location: 0, length: ns.length)) ?? [] where roleMailboxes.contains(ns.substring(with: m.range(at: 1))) {
+                keys.insert(PageLayout.key(ns.substring(with: m.range(at: 2))))
+            }
+        }
+        // Placeholder domains of documentation and tests name nobody.
+        return keys.subtracting(["example", "test", "invalid", "localhost"]).filter { $0.count >= 3 }
+    }
+
+    /// How far a printed name is from a domain: 0 spelled alike, 1 one letter off (either may be
+    /// misread, long names only), nil otherwise.
+    static func domainDistance(_ key: String, _ domains: Set<String>) -> Int? {
+        if domains.contains(key) { return 0 }
+        guard key.count >= 6 else { return nil }
+        return domains.contains { abs($0.count - key.count) <= 1 && PageLayout.editDistance(key, $0, limit: 1) <= 1 } ? 1 : nil
+    }
+
+    /// The broker's name as printed: one to three words on a line that spell one of `domains`
+    /// (not the address itself). Spelled exactly beats one letter off, then the most often
+    /// printed, then the first. One letter off goes to review.
+    static func brokerByDomain(_ lines: [TextLine], domains: Set<String>) -> Field? {
+        guard !domains.isEmpty else { return nil }
+        var found: [(text: String, words: [Word], cost: Int)] = []
+        for line in lines {
+            let words = line.words
+            for start in words.indices {
+                for n in 1...3 where start + n <= words.count {
+                    let run = Array(words[start..<(start + n)])
+                    // Not the web address or the mailbox itself.
+                    guard !run.contains(where: { w in w.text.contains("@") || w.text.contains("/") || w.text.lowercased().contains("www")
+                        || w.text.lowercased().range(of: #"\.(com|net|org)"#, options: .regularExpression) != nil }) else { break }
+                    let text = run.map(\.text).joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: "()[]{}\"“”'‘’,.:;—–-|·"))
+                    guard let cost = domainDistance(PageLayout.key(text), domains), case .text(let name)? = company(text) else { continue }
+                    found.append((name, run, cost))
+                }
+            }
+        }
+        guard !found.isEmpty else { return nil }
+        let counts = Dictionary(grouping: found, by: { PageLayout.key($0.text) }).mapValues(\.count)
+        let best = found.enumerated().min { a, b in
+            (a.element.cost, -(counts[PageLayout.key(a.element.text)] ?? 0), a.offset) < (b.element.cost, -(counts[PageLayout.key(b.element.text)] ?? 0), b.offset)
+        }!.element
+        var f = field(.text(best.text), best.words)
+        f.needsReview = f.needsReview || best.cost > 0
+        return f
+    }
+
+    /// The broker named by a title's or a salutation's wording ("OPT-OUT REQUEST FORM — X",
+    /// "X Privacy Request", "Dear X Privacy Team"), when no printed word spells the page's web
+    /// domain. A section heading ("Section B — Request") is no company; a name that spells none
+    /// of the page's domains while there are some goes to review.
+    static func brokerByTitle(_ rows: [TextLine], domains: Set<String>) -> Field? {
+        let company: Validator = { s in
+            let first = s.split(separator: " ").first.map { $0.lowercased() } ?? ""
+            guard !["section", "part", "step", "page", "schedule", "appendix", "form", "request"].contains(first) else { return nil }
+            return Self.company(s)
+        }
+        guard var f = find(rows, #"^.*?(?:REQUEST|FORM)\s+[—–-]+\s+(.+)$"#, transform: company)
+            ?? find(rows, #"^(.+?)\s+[—–-]+\s+.*(?:Request|Form)$"#, transform: company)
+            ?? find(rows, #"^(.+?)\s+Privacy Request$"#, transform: company)
+            ?? find(rows, #"Request to\s+(.+)$"#, transform: company)
+            ?? find(rows, #"^Dear\s+(.+?)\s+Privacy"#, transform: company)
+            ?? find(Array(rows.prefix(3)), #"^(.+?),?\s+Inc\.?$"#, transform: company) else { return nil }
+        if !domains.isEmpty, domainDistance(PageLayout.key(f.value.string ?? ""), domains) == nil { f.needsReview = true }
+        return f
+    }
+
+    /// Indices of the lines of the broker's letterhead (a line that is the broker's name alone,
+    /// then the address, phone, mailbox and web lines right under it) and of any footer line that
+    /// names the broker beside an address or a phone number.
+    static func letterheadLines(_ lines: [TextLine], brokerKey: String, domains: Set<String>) -> Set<Int> {
+        guard !brokerKey.isEmpty else { return [] }
+        var out: Set<Int> = []
+        let corporate = ["inc", "llc", "corp", "corporation", "co", "ltd", "lp"]
+        for (i, line) in lines.enumerated() {
+            var key = PageLayout.key(line.text)
+            for tail in corporate where key.hasSuffix(tail) && key.count > brokerKey.count { key = String(key.dropLast(tail.count)) }
+            if key == brokerKey {
+                out.insert(i)
+                var j = i + 1
+                while j < lines.count, j <= i + 6, isContactLine(lines[j].text, brokerKey: brokerKey, domains: domains),
+                      close(below: lines[j - 1], lines[j]) {
+                    out.insert(j)
+                    j += 1
+                }
+            } else if key.contains(brokerKey), key.count > brokerKey.count + 6,
+                      line.text.range(of: #"\b[0-9]{5}\b|[0-9]{3}[).\s-]+[0-9]{3}[.\s-][0-9]{4}"#, options: .regularExpression) != nil,
+                      !line.text.contains(":") {
+                // "Spokeo · 5078 Chestnut Road · Pittsburgh, PA 15222": the broker's footer.
+                out.insert(i)
+            }
+        }
+        return out
+    }
+
+    /// The next line follows on within a line and a half (a letterhead's lines are set close).
+    private static func close(below a: TextLine, _ b: TextLine) -> Bool {
+        guard let ta = a.words.map(\.box.y).min(), let ba = a.words.map({ $0.box.y + $0.box.height }).max(),
+              let tb = b.words.map(\.box.y).min(), let bb = b.words.map({ $0.box.y + $0.box.height }).max() else { return false }
+        let h = max(ba - ta, bb - tb, 1)
+        return tb >= ta && tb - ba < h * 3 / 2
+    }
+
+    /// An address, phone, mailbox or web line of a letterhead. A mailbox or web address counts
+    /// only when it is the organisation's: a person's e-mail under a title is the requester's.
+    static func isContactLine(_ text: String, brokerKey: String, domains: Set<String>) -> Bool {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        let lower = t.lowercased()
+        if lower.contains("@") || lower.contains("www") || lower.contains("http") {
+            return domains.contains { lower.replacingOccurrences(of: ".", with: "").contains($0) } || lower.contains(brokerKey)
+        }
+        if case .text? = street(t) { return true }
+        if t.range(of: #"^(?i:suite|ste\.?|floor|p\.?\s?o\.?\s+box)\b"#, options: .regularExpression) != nil { return true }
+        // "Pittsburgh, PA 15222", "Salt Lake City, Utah 84111", or its ZIP misread ("85/701")
+        if t.range(of: #"^[\p{L} .'-]+,\s*[\p{L} .]+\s+[0-9][0-9/|IlOS -]{3,9}[0-9]$"#, options: .regularExpression) != nil { return true }
+        // "Tel. (412) 555-0100", "Phone: 947.944.4016", "947.944.4016", "Fax 412 555 0101"
+        let digits = t.filter(\.isNumber).count
+        let rest = t.replacingOccurrences(of: #"(?i)^(tel|phone|telephone|fax|t|f|toll[- ]free)\.?:?\s*"#, with: "", options: .regularExpression)
+        return (10...11).contains(digits) && rest.range(of: #"^[+0-9().\s-]+$"#, options: .regularExpression) != nil
+    }
+}
