@@ -288,8 +288,7 @@ class Page:
             # truth holds the label alone.
             self.d.rectangle([x, y, x + int(s * 0.8), y + int(s * 0.8)], outline=(20, 20, 20), width=3)
             if ticked and style == "check":
-                self.d.line([x + int(s * 0.12), y + int(s * 0.42), x + int(s * 0.35), y + int(s * 0.68),
-                             x + int(s * 0.95), y - int(s * 0.15)], fill=(20, 20, 20), width=6, joint="curve")
+                self.check_mark(x, y)
             elif ticked:
                 self.d.rectangle([x + 7, y + 7, x + int(s * 0.8) - 7, y + int(s * 0.8) - 7], fill=(25, 25, 25))
             self.text(x + int(s * 1.3), self.y, label, record=False)
@@ -299,6 +298,12 @@ class Page:
             self.text(x, self.y, f"{mark} {label}", record=False)
             self.lines.append(f"{mark} {label}")
         self.y += int(s * self.lead)
+
+    def check_mark(self, x, y):
+        """A hand-drawn tick over the box at (x, y), running out past its top right corner."""
+        s = self.size
+        self.d.line([x + int(s * 0.12), y + int(s * 0.42), x + int(s * 0.35), y + int(s * 0.68),
+                     x + int(s * 0.95), y - int(s * 0.15)], fill=(20, 20, 20), width=6, joint="curve")
 
     def fit(self, x, y, s, width, font=None):
         """Text set smaller when it would overflow `width` (a cell); not recorded."""
@@ -341,8 +346,7 @@ class Page:
                 y = self.y + int(s * 0.15)
                 self.d.rectangle([x, y, x + int(s * 0.8), y + int(s * 0.8)], outline=(20, 20, 20), width=3)
                 if ticked:
-                    self.d.line([x + int(s * 0.12), y + int(s * 0.42), x + int(s * 0.35), y + int(s * 0.68),
-                                 x + int(s * 0.95), y - int(s * 0.15)], fill=(20, 20, 20), width=6, joint="curve")
+                    self.check_mark(x, y)
                 x += int(s * 1.3)
                 x += self.text(x, self.y, label, record=False) + 2 * s
                 parts.append(label)
