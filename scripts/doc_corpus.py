@@ -753,7 +753,7 @@ def render_optout(rng, split, family):
                  (L("date"), reqd), (L("request_id"), rid)]
         rows, i = [], 0
         while i < len(pairs):
-            lab_, val = pairs[i]
+            val = pairs[i][1]
             if len(val) > 22 or i + 1 == len(pairs) or rng.random() < 0.25:
                 rows.append([pairs[i]])
                 i += 1

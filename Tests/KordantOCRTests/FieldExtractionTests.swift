@@ -48,14 +48,16 @@ struct WordPage {
     init() {}
 }
 
-@Suite struct FieldExtractionTests {
-    func value(_ f: [String: Field], _ name: String) -> String? {
-        switch f[name]?.value {
-        case .text(let s)?: s
-        case .number(let n)?: String(n)
-        case nil: nil
-        }
+/// A field's value as text (numbers written out), nil when the field was not found.
+func value(_ f: [String: Field], _ name: String) -> String? {
+    switch f[name]?.value {
+    case .text(let s)?: s
+    case .number(let n)?: String(n)
+    case nil: nil
     }
+}
+
+@Suite struct FieldExtractionTests {
 
     /// Several `label: value` pairs on one line: each value stops where the next label starts.
     @Test func severalPairsOnOneLine() {

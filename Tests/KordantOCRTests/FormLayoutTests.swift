@@ -6,14 +6,6 @@ import Testing
 /// requester's details, ruled grids of label | value cells, several pairs to a line parted by
 /// dashes or gaps, request options side by side, a deed's parties under their column headings.
 @Suite struct FormLayoutTests {
-    func value(_ f: [String: Field], _ name: String) -> String? {
-        switch f[name]?.value {
-        case .text(let s)?: s
-        case .number(let n)?: String(n)
-        case nil: nil
-        }
-    }
-
     /// One printed line from (token, gap before it in pixels) pairs, 20 pixels a character, as
     /// Tesseract reports its words.
     func row(_ tokens: [(String, Int)], y: Int, height: Int = 30) -> [Word] {

@@ -734,11 +734,10 @@ struct LabelledPage {
         if hit.segment + 1 < row.segments.count {
             let cell = row.segments[hit.segment + 1]
             let cellHits = hits[hit.row][hit.segment + 1]
-            // (A cell that opens with its rule, "| TRANSFEREE", or closes with a label in brackets,
-            // "TO (GRANTEE)", is a label's all the same.)
+            // (A cell that opens with its rule, "| TRANSFEREE", is a label's all the same; so is a
+            // heading closing with a label in brackets, "TO (GRANTEE)", whose hit starts the cell.)
             let opening = cell.words.prefix { PageLayout.isRuleMark($0.text) }.count
-            let heading = cellHits.contains { $0.end == cell.words.count && cell.words[$0.start].text.hasPrefix("(") }
-            if !heading, (cellHits.first?.start).map({ $0 > opening }) ?? true {
+            if (cellHits.first?.start).map({ $0 > opening }) ?? true {
                 found.append((Array(cell.words[..<(cellHits.first?.start ?? cell.words.count)]), false))
             }
         }

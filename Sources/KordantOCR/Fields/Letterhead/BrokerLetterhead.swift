@@ -15,10 +15,12 @@ extension FieldExtractor {
 
     /// Domain names (letters and digits of the label before the top-level domain) of the page's
     /// web addresses and organisation mailboxes; a person's mailbox names no broker.
+    private static let webAddress = try? NSRegularExpression(pattern: #"(?:https?:/+|\bwww\.?)([a-z0-9-]{3,40})\.(?:com|net|org|io|co|us|info)\b"#)
+    private static let mailbox = try? NSRegularExpression(pattern: #"([a-z0-9._-]+)@([a-z0-9-]{3,40})\.(?:com|net|org|io|co|us|info)\b"#)
+
     static func brokerDomains(_ lines: [TextLine]) -> Set<String> {
         var keys: Set<String> = []
-        let web = try? NSRegularExpression(pattern: #"(?:https?:/+|\bwww\.?)([a-z0-9-]{3,40})\.(?:com|net|org|io|co|us|info)\b"#)
-        let mail = try? NSRegularExpression(pattern: #"([a-z0-9._-]+)@([a-z0-9-]{3,40})\.(?:com|net|org|io|co|us|info)\b"#)
+        let web = webAddress, mail = mailbox
         for line in lines {
             let t = line.text.lowercased()
             let ns = t as NSString
@@ -47,6 +49,7 @@ extension FieldExtractor {
     static func brokerByDomain(_ lines: [TextLine], domains: Set<String>) -> Field? {
         guard !domains.isEmpty else { return nil }
         var found: [(text: String, words: [Word], cost: Int)] = []
+        let marks = CharacterSet(charactersIn: "()[]{}\"“”'‘’,.:;—–-|·")
         for line in lines {
             let words = line.words
             for start in words.indices {
@@ -55,7 +58,7 @@ extension FieldExtractor {
                     // Not the web address or the mailbox itself.
                     guard !run.contains(where: { w in w.text.contains("@") || w.text.contains("/") || w.text.lowercased().contains("www")
                         || w.text.lowercased().range(of: #"\.(com|net|org)"#, options: .regularExpression) != nil }) else { break }
-                    let text = run.map(\.text).joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: "()[]{}\"“”'‘’,.:;—–-|·"))
+                    let text = run.map(\.text).joined(separator: " ").trimmingCharacters(in: marks)
                     guard let cost = domainDistance(PageLayout.key(text), domains), case .text(let name)? = company(text) else { continue }
                     found.append((name, run, cost))
                 }
@@ -97,11 +100,10 @@ extension FieldExtractor {
     static func letterheadLines(_ lines: [TextLine], brokerKey: String, domains: Set<String>) -> Set<Int> {
         guard !brokerKey.isEmpty else { return [] }
         var out: Set<Int> = []
-        let corporate = ["inc", "llc", "corp", "corporation", "co", "ltd", "lp"]
         for (i, line) in lines.enumerated() {
-            var key = PageLayout.key(line.text)
-            for tail in corporate where key.hasSuffix(tail) && key.count > brokerKey.count { key = String(key.dropLast(tail.count)) }
-            if key == brokerKey {
+            let key = PageLayout.key(line.text)
+            // The name alone, "Spokeo, Inc." or "Spokeo LLC" as much as "Spokeo".
+            if company(line.text)?.string.map(PageLayout.key) == brokerKey {
                 out.insert(i)
                 var j = i + 1
                 while j < lines.count, j <= i + 6, isContactLine(lines[j].text, brokerKey: brokerKey, domains: domains),
@@ -140,8 +142,7 @@ extension FieldExtractor {
         // "Pittsburgh, PA 15222", "Salt Lake City, Utah 84111", or its ZIP misread ("85/701")
         if t.range(of: #"^[\p{L} .'-]+,\s*[\p{L} .]+\s+[0-9][0-9/|IlOS -]{3,9}[0-9]$"#, options: .regularExpression) != nil { return true }
         // "Tel. (412) 555-0100", "Phone: 947.944.4016", "947.944.4016", "Fax 412 555 0101"
-        let digits = t.filter(\.isNumber).count
-        let rest = t.replacingOccurrences(of: #"(?i)^(tel|phone|telephone|fax|t|f|toll[- ]free)\.?:?\s*"#, with: "", options: .regularExpression)
-        return (10...11).contains(digits) && rest.range(of: #"^[+0-9().\s-]+$"#, options: .regularExpression) != nil
+        let number = t.replacingOccurrences(of: #"(?i)^(tel|phone|telephone|fax|t|f|toll[- ]free)\.?:?\s*"#, with: "", options: .regularExpression)
+        return phone(number) != nil
     }
 }
