@@ -1,6 +1,7 @@
 /// Two readings of one page, made differently (a fax at its own size and at twice it, a
-/// photocopy under two median filters), as one: their errors fall in different places, so a
-/// field one of them missed or could only read doubtfully the other often read cleanly.
+/// photocopy under two median filters; a poor reading and the page as loaded), as one: their
+/// errors fall in different places, so a field one of them missed or could only read doubtfully
+/// the other often read cleanly.
 enum TwoReadings {
     /// `first` (text, words, boxes, MRZ: everything but the fields) with the fields of both.
     /// A page the first reading could not tell the kind of takes the second's reading whole when
@@ -44,5 +45,25 @@ enum TwoReadings {
             out[name] = mine
         }
         return out
+    }
+
+    /// `first` with the fields only `other` read, in review, and those the two read differently in
+    /// review: for a reading that is worse as a whole (the page as loaded, beside the page
+    /// preprocessed: 3037 against 4059 fields exact on seven dev corpora), which fills gaps but
+    /// never overrules. Its agreement takes nothing out of review either: two readings of the one
+    /// print share their misreadings ("CEUVRAY" for "ŒUVRAY" in both). Kinds are not mixed.
+    static func filled(_ first: PageResult, from other: PageResult) -> PageResult {
+        guard first.kind == other.kind else { return first }
+        var result = first
+        for (name, theirs) in other.fields {
+            guard let mine = first.fields[name] else {
+                var theirs = theirs
+                theirs.needsReview = true
+                result.fields[name] = theirs
+                continue
+            }
+            if mine.value != theirs.value { result.fields[name]?.needsReview = true }
+        }
+        return result
     }
 }
