@@ -226,10 +226,11 @@ public final class OCRWorker {
 
     /// A first reading under this mean word confidence is set against a reading of the image as
     /// loaded: kept instead of it when clearly better (under ``poorReading`` only), else its fields
-    /// fill the first's gaps (`TwoReadings.filled`). On the 492 pages of seven dev corpora (about
-    /// 100 read under 80): fields exact 4059 → 4095 of 4563, wrong 23 → 23. Under 85: 4103, wrong
-    /// 21, for about a third more pages read twice (tried on dev only, not taken yet).
-    static let poorForFields = 80.0
+    /// fill the first's gaps (`TwoReadings.filled`). On the 492 pages of seven dev corpora: under
+    /// 80, fields exact 4059 → 4095 of 4563, wrong 23 → 23; under 85, 4103 and 21 (held-out seeds
+    /// and the test split a few more too), for about a third more pages read twice (test pages:
+    /// total time 1.04× the engine without it).
+    static let poorForFields = 85.0
     /// A first reading under this is replaced by the one as loaded when that has clearly more
     /// words read well (1.5× and 3 more).
     static let poorReading = 70.0
