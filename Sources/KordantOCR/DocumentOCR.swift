@@ -190,10 +190,10 @@ public final class OCRWorker {
     func process(image: LeptImage, index: Int, options o: OCROptions, pdf: SearchablePDF?, clock: StepRecorder?) throws(OCRError) -> PageResult {
         let (first, zone, asLoaded) = try reading(image, index: index, options: o, pdf: pdf, clock: clock)
         let second = try secondReading(of: first, zone: zone, image: image, index: index, options: o, clock: clock)
-        guard second != nil || (asLoaded != nil && o.secondReading) else { return first }
+        guard second != nil || asLoaded != nil else { return first }
         var combined = first
         if let second { combined = TwoReadings.combined(combined, second) }
-        if let asLoaded, o.secondReading { combined = TwoReadings.filled(combined, from: asLoaded) }
+        if let asLoaded { combined = TwoReadings.filled(combined, from: asLoaded) }
         combined.timings = clock?.steps ?? []
         return combined
     }
@@ -381,8 +381,9 @@ public final class OCRWorker {
         // under `poorForFields` gives its fields: a small grey card's labels a median or a
         // flattening thinned out can read whole as loaded.
         var asLoaded: (page: PageText, report: PreprocessReport, image: LeptImage)?
-        // (Between the two thresholds only for the fields, so not on a page of none of our kinds.)
-        let forFields = page.meanConfidence < Self.poorForFields
+        // (Between the two thresholds only for the fields, so not on a page of none of our kinds,
+        // nor when no second reading is wanted.)
+        let forFields = o.secondReading && page.meanConfidence < Self.poorForFields
             && (o.kind ?? (scanned != nil ? .id : FieldExtractor.detectKind(page.text))) != .unknown
         if page.meanConfidence < Self.poorReading || forFields, !settled, !second, o.preprocess != .none,
            !(report.steps.isEmpty && report.rotation == 0) {
@@ -390,7 +391,7 @@ public final class OCRWorker {
             let again = try read(plain, resolution: plainReport.resolution)
             handleHoldsKept = false
             // (Its fields only if the page kept is the right way up as this one is.)
-            if report.rotation == turn {
+            if o.secondReading, report.rotation == turn {
                 var loadedReport = plainReport
                 if turn != 0 { loadedReport.turnedFirst(turn, given: image, turned: input) }
                 asLoaded = (again, loadedReport, plain)
