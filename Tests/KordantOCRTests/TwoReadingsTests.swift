@@ -69,6 +69,19 @@ import Testing
         #expect(TwoReadings.filled(first, from: Self.page(.deed, ["county": Self.field("Ada")])) == first)
     }
 
+    /// A fax read three ways (its own size, twice it, as loaded): where the combined two disagree
+    /// with the page as loaded, the value two of the three read is kept, still in review.
+    @Test func twoReadingsOfThreeOutvoteTheThird() {
+        let first = Self.page(.optout, ["zip": Self.field("59107"), "city": Self.field("Biliings")], text: "first")
+        let second = Self.page(.optout, ["zip": Self.field("59101"), "city": Self.field("Billings")], text: "second")
+        let loaded = Self.page(.optout, ["zip": Self.field("59101"), "city": Self.field("Bi11ings")], text: "loaded")
+        let filled = TwoReadings.filled(TwoReadings.combined(first, second), from: loaded, readings: [first, second])
+        #expect(filled.text == "first")
+        #expect(filled.fields == ["zip": Self.field("59101", review: true), "city": Self.field("Biliings", review: true)])
+        // Without the other readings it only flags.
+        #expect(TwoReadings.filled(first, from: loaded).fields["zip"] == Self.field("59107", review: true))
+    }
+
     /// A real faxed passport page (204 × 98 DPI, 1-bit, a monospace face) read by Tesseract: the
     /// second reading finds fields the first could not, and is made only for bilevel pages.
     @Test func aFaxIsReadTwiceAndGainsFields() throws {

@@ -439,6 +439,24 @@ enum FieldExtractor {
         return mended == trimmed(text) ? nil : mended
     }
 
+    /// A web address with what OCR makes of its hyphens and first dot: a dash in a path ("oguz—-dogan",
+    /// "dimitrios-—papadopoulou") is a hyphen read long or twice, and "wwwepsilondata.com" lost the dot
+    /// after its "www" (put back only when the host is then plausible). Nil when nothing changes.
+    /// A guess: the caller marks the value for review.
+    static func urlGlyphsMended(_ url: String) -> String? {
+        let hostStart = url.range(of: "://")?.upperBound ?? url.startIndex
+        let pathStart = url[hostStart...].firstIndex(of: "/") ?? url.endIndex
+        var host = String(url[hostStart..<pathStart])
+        if host.hasPrefix("www"), let fourth = host.dropFirst(3).first, fourth.isLetter,
+           plausibleDomain("www." + host.dropFirst(3)) {
+            host = "www." + host.dropFirst(3)
+        }
+        let path = url[pathStart...].replacingOccurrences(of: "[-\u{2013}\u{2014}]*[\u{2013}\u{2014}][-\u{2013}\u{2014}]*", with: "-",
+                                                          options: .regularExpression)
+        let mended = String(url[..<hostStart]) + host + path
+        return mended == url ? nil : mended
+    }
+
     /// A reference whose last digits were read apart ("PR-24039 7"): joined.
     static func referenceMended(_ text: String) -> String? {
         let joined = text.replacingOccurrences(of: #"^(\s*[A-Za-z0-9-]*[0-9]) ([0-9]{1,2})\b"#, with: "$1$2", options: .regularExpression)
@@ -653,6 +671,10 @@ enum FieldExtractor {
         }
         if let u = f["listing_url"]?.value.string, !plausibleURL(u) {
             if let mended = hostMended(u), plausibleURL(mended) { f["listing_url"]?.value = .text(mended) }
+            f["listing_url"]?.needsReview = true
+        }
+        if let u = f["listing_url"]?.value.string, let mended = urlGlyphsMended(u) {
+            f["listing_url"]?.value = .text(mended)
             f["listing_url"]?.needsReview = true
         }
         // A nationality is a code from the ICAO list; three letters outside it are a misreading

@@ -38,7 +38,7 @@ extension FieldExtractor {
     /// "Texas", "TX", "Tx." → "TX".
     static func state(_ s: String) -> FieldValue? {
         // A bracket or bar beside a code is speckle or a cell's rule ("[MI").
-        let u = s.uppercased().trimmingCharacters(in: CharacterSet(charactersIn: " .,;[]()|"))
+        let u = s.uppercased().trimmingCharacters(in: ruleGlyphs.union(CharacterSet(charactersIn: " .")))
         if u.count == 2, states.values.contains(u) { return .text(u) }
         return states[u].map { .text($0) }
     }
@@ -49,7 +49,7 @@ extension FieldExtractor {
     /// "March 14, 2023", "14 March 2023", "14 MAR 2023", "Mar 14, 2023", "03/14/2023", "03.14.2023",
     /// "2023-03-14" → "2023-03-14". Month/day order is the US one for numeric dates.
     static func isoDate(_ s: String) -> FieldValue? {
-        let t = s.uppercased().replacingOccurrences(of: ",", with: " ")
+        let t = ruleTrimmed(s).uppercased().replacingOccurrences(of: ",", with: " ")
         func make(_ y: Int, _ m: Int, _ d: Int) -> FieldValue? {
             let days = [31, (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
             guard (1...12).contains(m), (1...days[m - 1]).contains(d), (1800...2200).contains(y) else { return nil }
@@ -98,6 +98,14 @@ extension FieldExtractor {
     static func trimmed(_ s: String) -> String {
         s.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: ",;:|")))
     }
+
+    /// A value without the brackets and bars a cell's rule or a speck beside it is read as
+    /// ("[December 16, 1972", "{89501"): for values that never begin or end with one.
+    static func ruleTrimmed(_ s: String) -> String {
+        s.trimmingCharacters(in: .whitespaces.union(ruleGlyphs))
+    }
+
+    static let ruleGlyphs = CharacterSet(charactersIn: ",;:|[]{}()")
 
     /// A person's or company's name: letters (any script), spaces, and . ' ’ - &, at least two
     /// letters, no digits, at most ten words a party ("X and Y": up to four parties). Quotes,
@@ -170,7 +178,7 @@ extension FieldExtractor {
     }
 
     static func zipCode(_ s: String) -> FieldValue? {
-        let t = trimmed(s)
+        let t = ruleTrimmed(s)
         return matches(t, #"^[0-9]{5}(-[0-9]{4})?$"#) ? .text(t) : nil
     }
 

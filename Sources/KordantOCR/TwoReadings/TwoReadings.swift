@@ -52,7 +52,10 @@ enum TwoReadings {
     /// preprocessed: 3037 against 4059 fields exact on seven dev corpora), which fills gaps but
     /// never overrules. Its agreement takes nothing out of review either: two readings of the one
     /// print share their misreadings ("CEUVRAY" for "ŒUVRAY" in both). Kinds are not mixed.
-    static func filled(_ first: PageResult, from other: PageResult) -> PageResult {
+    /// `readings`: the readings `first` was combined from (a fax at its own size and at twice
+    /// it); where `other` reads a field as one of them did, that value is kept (two of three),
+    /// still in review.
+    static func filled(_ first: PageResult, from other: PageResult, readings: [PageResult] = []) -> PageResult {
         guard first.kind == other.kind else { return first }
         var result = first
         for (name, theirs) in other.fields {
@@ -62,7 +65,14 @@ enum TwoReadings {
                 result.fields[name] = theirs
                 continue
             }
-            if mine.value != theirs.value { result.fields[name]?.needsReview = true }
+            guard mine.value != theirs.value else { continue }
+            result.fields[name]?.needsReview = true
+            // Three readings, two of them alike: the value two read, still in review.
+            if let sided = readings.first(where: { $0.kind == first.kind && $0.fields[name]?.value == theirs.value })?.fields[name] {
+                var voted = sided
+                voted.needsReview = true
+                result.fields[name] = voted
+            }
         }
         return result
     }
