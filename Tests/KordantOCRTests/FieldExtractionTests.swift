@@ -105,6 +105,19 @@ func value(_ f: [String: Field], _ name: String) -> String? {
         #expect(value(g, "data_broker") == "Spokeo")
     }
 
+    /// The broker named by the page's own listing URL even when a copy garbled its host: the
+    /// scheme's slash read as a letter, commas for dots, an underscore for the dot after www.
+    @Test func aGarbledListingURLStillNamesTheBroker() {
+        #expect(FieldExtractor.brokerDomains(WordPage(["Listing URL: https:/Awww.spokeo.com/people/malia-tupou/87416"]).lines) == ["spokeo"])
+        #expect(FieldExtractor.brokerDomains(WordPage(["Listing URL: https://www, beenverified,com/profile/a-s/10017"]).lines) == ["beenverified"])
+        #expect(FieldExtractor.brokerDomains(WordPage(["Web Address of Listing: https://www_mylife.com/people/k-f/63973"]).lines) == ["mylife"])
+        #expect(FieldExtractor.brokerDomains(WordPage(["Right to delete: yes", "Email: wwilson@example.com"]).lines).isEmpty)
+        let f = FieldExtractor.optout(WordPage(["Spokeo LLC", "2494 Park Avenue", "Charleston, SC 29401", "Personal Information Removal Request",
+                                                "Full Name: Malia Tupou", "Listing URL: https:/Awww.spokeo.com/people/malia-tupou/87416"]).lines)
+        #expect(value(f, "data_broker") == "Spokeo")
+        #expect(f["street_address"] == nil && f["city"] == nil)
+    }
+
     /// A ZIP outside its state's ranges is reported for review, not as a plain value.
     @Test func zipMustAgreeWithState() {
         let p = WordPage(["Removal request", "State: TX   ZIP: 62701"])

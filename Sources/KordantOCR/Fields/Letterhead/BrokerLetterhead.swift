@@ -24,8 +24,18 @@ extension FieldExtractor {
         for line in lines {
             let t = line.text.lowercased()
             let ns = t as NSString
-            for m in web?.matches(in: t, range: NSRange(location: 0, length: ns.length)) ?? [] {
-                keys.insert(PageLayout.key(ns.substring(with: m.range(at: 1))))
+            // A web address as a copy or a fax garbles it ("https:/Awww.", "www, beenverified,com",
+            // "www_mylife.com", "ww.intelius.com") is read as mended, too.
+            var readings = [t]
+            if let start = t.range(of: #"h\s?[tl1]{1,2}\s?ps?\s?[:;.]|w{2,3}[._,]"#, options: .regularExpression)?.lowerBound {
+                let address = t[start...].replacingOccurrences(of: "www_", with: "www.")
+                readings.append((urlMended(address) ?? address).lowercased())
+            }
+            for r in readings {
+                let rs = r as NSString
+                for m in web?.matches(in: r, range: NSRange(location: 0, length: rs.length)) ?? [] {
+                    keys.insert(PageLayout.key(rs.substring(with: m.range(at: 1))))
+                }
             }
             for m in mail?.matches(in: t, range: NSRange(location: 0, length: ns.length)) ?? [] where roleMailboxes.contains(ns.substring(with: m.range(at: 1))) {
                 keys.insert(PageLayout.key(ns.substring(with: m.range(at: 2))))
