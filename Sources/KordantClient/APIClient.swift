@@ -4,6 +4,7 @@ import KordantAPI
 import Logging
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// Settings of a ``KordantAPIClient``.
 public struct ClientConfiguration: Sendable {
@@ -40,10 +41,13 @@ public struct Fetched<Value: Sendable>: Sendable {
 /// Client of the Kordant backend: tRPC v11 over HTTP with bearer auth, retries with backoff
 /// and full jitter, per-attempt and total timeouts, and multipart uploads with an idempotency key.
 ///
-/// Call ``shutdown()`` when done.
+/// Call ``shutdown()`` when done. A client released without it (an embedder's early return, a
+/// thrown error) shuts its connection pool down in the background instead of leaking it.
 public final class KordantAPIClient: Sendable {
     public let configuration: ClientConfiguration
     let http: HTTPClient
+    /// Set by the first ``shutdown()``: a second call, and the release, do nothing more.
+    private let shutDown = Atomic<Bool>(false)
     let credentials: Credentials
     let cache: QueryCache?
     let logger: Logger
@@ -71,7 +75,17 @@ public final class KordantAPIClient: Sendable {
         self.http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: http)
     }
 
-    public func shutdown() async throws { try await http.shutdown() }
+    /// Closes the connection pool. Idempotent: later calls return at once.
+    public func shutdown() async throws {
+        guard !shutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        try await http.shutdown()
+    }
+
+    deinit {
+        // AsyncHTTPClient traps in debug builds (and leaks in release) when a client is released
+        // running; the callback form does not block the releasing thread, which may be an event loop.
+        if !shutDown.load(ordering: .acquiring) { http.shutdown { _ in } }
+    }
 
     // MARK: Typed procedures
 

@@ -22,6 +22,21 @@ import Testing
         #expect(requests.count == 1, "\(requests)")
     }
 
+    @Test func aClientDroppedWithoutShutdownClosesItsPoolAndShutdownIsIdempotent() async throws {
+        let server = try DevServer(dir: Kordant.scratch("dropped-client"))
+        defer { server.stop() }
+        // A test that throws (or an embedder that returns early) releases a client still running:
+        // in a debug build AsyncHTTPClient traps on that unless the client shuts its pool itself.
+        do {
+            let dropped = try makeClient(server.url)
+            #expect(try await dropped.me().value.id == "tester")
+        }
+        let client = try makeClient(server.url)
+        #expect(try await client.me().value.id == "tester")
+        try await client.shutdown()
+        try await client.shutdown()   // a second shutdown is a no-op, not ClientError/alreadyShutdown
+    }
+
     @Test func transientFailuresAreRetriedUntilTheyPass() async throws {
         // Half the requests fail or drop; 20 attempts make a call that never gets through a
         // one-in-a-million event, so the test is not flaky.
