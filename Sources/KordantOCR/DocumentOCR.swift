@@ -190,11 +190,12 @@ public final class OCRWorker {
     func process(image: LeptImage, index: Int, options o: OCROptions, pdf: SearchablePDF?, clock: StepRecorder?) throws(OCRError) -> PageResult {
         let (first, zone, asLoaded) = try reading(image, index: index, options: o, pdf: pdf, clock: clock)
         let second = try secondReading(of: first, zone: zone, image: image, index: index, options: o, clock: clock)
-        guard second != nil || asLoaded != nil else { return first }
         var combined = first
         if let second { combined = TwoReadings.combined(combined, second) }
         if let asLoaded { combined = TwoReadings.filled(combined, from: asLoaded, readings: [first, second].compactMap { $0 }) }
-        combined.timings = clock?.steps ?? []
+        // The requester's addresses checked against the name as finally read (diacritics included).
+        if combined.kind == .optout { FieldExtractor.namesAgreed(&combined.fields) }
+        if second != nil || asLoaded != nil { combined.timings = clock?.steps ?? [] }
         return combined
     }
 

@@ -118,6 +118,68 @@ func value(_ f: [String: Field], _ name: String) -> String? {
         #expect(f["street_address"] == nil && f["city"] == nil)
     }
 
+    /// A listing URL a copy garbled is spelled as the rest of its page spells it: the broker's
+    /// mailbox names the domain, the first path word is a listing word, the slug is the
+    /// requester's name. Each change goes to review; an address that agrees is left as read.
+    @Test func aListingURLIsSpelledAsItsPageSpellsIt() {
+        let f = FieldExtractor.optout(WordPage(["CheckPeople", "Email: privacy@checkpeople.com", "Data Deletion Request",
+                                                "Full Name: Benoît Lefèvre",
+                                                "Listing URL: https://www.checkpeopie.corm/pcople/benoit-letevre/24820"]).lines)
+        // The host and the listing word are mended on each reading; the slug once the name is final.
+        #expect(value(f, "listing_url") == "https://www.checkpeople.com/people/benoit-letevre/24820")
+        #expect(f["listing_url"]?.needsReview == true)
+        let agrees = FieldExtractor.optout(WordPage(["MyLife", "Removal Request", "Full Name: Anh Vu",
+                                                     "Listing URL: https://www.mylife.com/p/anh-vu/78306"]).lines)
+        #expect(value(agrees, "listing_url") == "https://www.mylife.com/p/anh-vu/78306" && agrees["listing_url"]?.needsReview == false)
+        // Letters NFKD keeps whole are the name's; a different name, or a host no other line spells, is left alone.
+        #expect(FieldExtractor.agreedSlug("asa-porsson", name: "Ása Þorsson") == "asa-þorsson")
+        #expect(FieldExtractor.agreedSlug("sakurapark", name: "Sakura Park") == "sakura-park")
+        #expect(FieldExtractor.agreedSlug("min-jun-oh", name: "Eleni Georgiou") == nil)
+        #expect(FieldExtractor.agreedHost("www.spokeo.com", lines: WordPage(["Listing: www.spokeo.com/p/x/1"]).lines, broker: nil) == nil)
+        #expect(FieldExtractor.agreedHost("www.whilepages.com", lines: WordPage(["Listing: www.whilepages.com/p/x/1"]).lines, broker: nil) == nil)
+        #expect(FieldExtractor.agreedPathWord("proflle") == "profile" && FieldExtractor.agreedPathWord("peopLle") == "people")
+        #expect(FieldExtractor.agreedPathWord("p") == nil && FieldExtractor.agreedPathWord("people") == nil)
+    }
+
+    /// A mailbox spells its owner's name: letters a few off the printed name are the name's, a
+    /// digit read as its look-alike beside the number is the digit; the host is left as read.
+    @Test func aMailboxIsSpelledAsTheNameIs() {
+        #expect(FieldExtractor.agreedEmail("eieni79@inbox.example.net", name: "Eleni Georgiou") == "eleni79@inbox.example.net")
+        #expect(FieldExtractor.agreedEmail("elenis3@example.com", name: "Eleni Georgiou") == "eleni53@example.com")
+        #expect(FieldExtractor.agreedEmail("harutol7@mail.example.org", name: "Haruto Sato") == "haruto17@mail.example.org")
+        #expect(FieldExtractor.agreedEmail("max3l@inbox.example.net", name: "Max Bloggs") == "max31@inbox.example.net")
+        #expect(FieldExtractor.agreedEmail("akonstantinopoulosviachos@mail.example.org", name: "Aikaterini Konstantinopoulos-Vlachos")
+                == "akonstantinopoulosvlachos@mail.example.org")
+        #expect(FieldExtractor.agreedEmail("liv.borsson@inbox.example.net", name: "Liv Þorsson") == "liv.þorsson@inbox.example.net")
+        #expect(FieldExtractor.agreedEmail("evar34@inbox.cxample.net", name: "Ævar Þor Bø") == "ævar34@inbox.cxample.net")
+        // Agreeing already, or somebody else's mailbox: unchanged.
+        #expect(FieldExtractor.agreedEmail("eleni79@inbox.example.net", name: "Eleni Georgiou") == nil)
+        #expect(FieldExtractor.agreedEmail("jsmith@example.com", name: "Eleni Georgiou") == nil)
+        #expect(FieldExtractor.agreedEmail("chiamakab4@example.com", name: "Chiamaka Obi") == nil)   // the b may be a digit
+        // A mark the address spells plainly is the name's doubt, not the address's.
+        #expect(FieldExtractor.agreedEmail("gerdos@example.com", name: "Gyula Erdés") == nil)
+        #expect(FieldExtractor.agreedSlug("gyula-erdos", name: "Gyula Erdés") == nil)
+        #expect(FieldExtractor.agreedSlug("de-la-cruz-nunez", name: "de la Cruz Nuftez") == nil)      // "ft" for "ñ"
+        #expect(FieldExtractor.agreedSlug("karl-hægeland", name: "Karl Heegeland") == nil)           // the address has the "æ"
+        #expect(FieldExtractor.agreedEmail("bsimunkova@example.org", name: "Bozena Simtinkova") == nil)  // "ti" for "ů"
+        #expect(FieldExtractor.agreedSlug("signe-ba", name: "Signe Bø") == "signe-bø")
+        // Only where the name was read with more confidence than the address.
+        var f: [String: Field] = ["email": Field(value: .text("yus3@example.com"), confidence: 60),
+                                  "listing_url": Field(value: .text("https://www.mylife.com/p/yu-chem/1234"), confidence: 70),
+                                  "full_name": Field(value: .text("Yu Chen"), confidence: 90)]
+        FieldExtractor.namesAgreed(&f)
+        #expect(value(f, "email") == "yu53@example.com" && f["email"]?.needsReview == true)
+        #expect(value(f, "listing_url") == "https://www.mylife.com/p/yu-chen/1234" && f["listing_url"]?.needsReview == true)
+        var sure: [String: Field] = ["email": Field(value: .text("yus3@example.com"), confidence: 95),
+                                     "full_name": Field(value: .text("Yu Chen"), confidence: 90)]
+        FieldExtractor.namesAgreed(&sure)
+        #expect(value(sure, "email") == "yus3@example.com" && sure["email"]?.needsReview == false)
+        var poor: [String: Field] = ["email": Field(value: .text("zsofia.szoke@example.com"), confidence: 0),
+                                     "full_name": Field(value: .text("Zséfia Szdke"), confidence: 55)]
+        FieldExtractor.namesAgreed(&poor)
+        #expect(value(poor, "email") == "zsofia.szoke@example.com")
+    }
+
     /// A ZIP outside its state's ranges is reported for review, not as a plain value.
     @Test func zipMustAgreeWithState() {
         let p = WordPage(["Removal request", "State: TX   ZIP: 62701"])

@@ -198,7 +198,9 @@ enum FieldExtractor {
             }
         }
         if let options = requestOptions(optionLines(page.layout), tick: tick) { f["request_options"] = options }
-        return review(doubtful(f, labelled: labelledOnly, page: page))
+        var reviewed = review(doubtful(f, labelled: labelledOnly, page: page))
+        listingURLAgreed(&reviewed, lines: lines)
+        return reviewed
     }
 
     /// Visual-zone fields of an ID, from labels beside or above their values.

@@ -1,0 +1,171 @@
+import Foundation
+
+/// A listing URL checked against what the rest of its page says.
+///
+/// A people-search listing (`https://www.spokeo.com/people/jane-doe/12345`) repeats two things the
+/// page prints elsewhere: the broker's domain (its privacy mailbox, other web addresses, its name)
+/// and the requester's name (the slug). An address has no check digit, so a copy or a fax that
+/// turns one letter into another makes another working-looking address ("checkpeopie.com",
+/// "/pcople/", "benoit-letevre"); where the page's other words spell the part plainly, that
+/// spelling is taken. Every change is a guess from context: the field goes to review.
+extension FieldExtractor {
+    /// First path words of people-search listings; one letter off is the word misread.
+    static let listingPathWords = ["people", "profile", "person", "listing", "record", "search"]
+
+    /// The listing URL's host and first path word as the page spells them (run on each reading).
+    static func listingURLAgreed(_ f: inout [String: Field], lines: [TextLine]) {
+        guard let url = f["listing_url"]?.value.string else { return }
+        let broker = f["data_broker"]?.value.string
+        let agreed = mendedURL(url) { host, segments in
+            host = agreedHost(host, lines: lines, broker: broker) ?? host
+            // segments[0] is the empty string before the path's first slash.
+            if segments.count > 1, let word = agreedPathWord(segments[1]) { segments[1] = word }
+        }
+        guard agreed != url else { return }
+        f["listing_url"]?.value = .text(agreed)
+        f["listing_url"]?.needsReview = true
+    }
+
+    /// The listing's slug and the requester's mailbox spelled as the requester's name is, once
+    /// the page's readings are combined and the name's diacritics read (``DocumentOCR``): only
+    /// where the name was read well (mean confidence 70 or more) and with more confidence than
+    /// the address, and not where the name is
+    /// the doubtful copy (``nameDoubtful(_:name:)``: "Erdés" beside "gyula-erdos", the English
+    /// model reads "ő" as "é" and the address spells it plainly).
+    static func namesAgreed(_ f: inout [String: Field]) {
+        // A name read poorly ("Zséfia Szdke" at 55) is no better a copy than the address.
+        guard let name = f["full_name"], name.confidence >= 70, let printed = name.value.string else { return }
+        if let u = f["listing_url"], name.confidence > u.confidence, let url = u.value.string {
+            let agreed = mendedURL(url) { _, segments in
+                if segments.count > 2, let slug = agreedSlug(segments[2], name: printed) { segments[2] = slug }
+            }
+            if agreed != url {
+                f["listing_url"]?.value = .text(agreed)
+                f["listing_url"]?.needsReview = true
+            }
+        }
+        if let e = f["email"], name.confidence > e.confidence, let address = e.value.string, let agreed = agreedEmail(address, name: printed) {
+            f["email"]?.value = .text(agreed)
+            f["email"]?.needsReview = true
+        }
+    }
+
+    /// `url` with its host and path segments passed through `change`.
+    static func mendedURL(_ url: String, _ change: (inout String, inout [String]) -> Void) -> String {
+        let schemeEnd = url.range(of: "://")?.upperBound ?? url.startIndex
+        let hostEnd = url[schemeEnd...].firstIndex(of: "/") ?? url.endIndex
+        var host = String(url[schemeEnd..<hostEnd])
+        var segments = url[hostEnd...].split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        change(&host, &segments)
+        return String(url[..<schemeEnd]) + host + segments.joined(separator: "/")
+    }
+
+    /// The host with its name (the label before the top-level domain) spelled as the page's
+    /// other lines or the broker's name spell it: one or two letters off, and spelled by more
+    /// lines than the host as read (the broker's name counts two). A top-level domain one letter
+    /// off `com` ("corm", "cony") and a doubled dot are mended with it. Nil when nothing changes.
+    static func agreedHost(_ host: String, lines: [TextLine], broker: String?) -> String? {
+        var labels = host.split(separator: ".", omittingEmptySubsequences: true).map(String.init)
+        guard labels.count >= 2 else { return nil }
+        if let tld = labels.last?.lowercased(), !genericTLDs.contains(tld), tld.count <= 4, tld.hasPrefix("c"),
+           PageLayout.editDistance(tld, "com", limit: 1) <= 1 {
+            labels[labels.count - 1] = "com"
+        }
+        let nameAt = labels.count - 2
+        let read = PageLayout.key(labels[nameAt])
+        // How many lines spell each domain: the address's own line is one of them.
+        var spelled: [String: Int] = [:]
+        for line in lines {
+            for d in brokerDomains([line]) { spelled[d, default: 0] += 1 }
+        }
+        if let broker { spelled[PageLayout.key(broker), default: 0] += 2 }
+        if (spelled[read] ?? 0) < 2, read.count >= 5 {
+            let limit = read.count >= 8 ? 2 : 1
+            // Only a spelling more lines (or the broker's name) agree on than on the one read: a
+            // mailbox misread as the address was ("trulhfinder") decides nothing.
+            let near = spelled.keys.filter { key in
+                key != read && key.count >= 5 && key.allSatisfy(\.isASCII) && (spelled[key] ?? 0) > (spelled[read] ?? 0)
+                    && PageLayout.editDistance(read, key, limit: limit) <= limit
+            }
+            if near.count == 1 { labels[nameAt] = near[0] }
+        }
+        let mended = labels.joined(separator: ".")
+        return mended == host ? nil : mended
+    }
+
+    /// A listing's first path word one letter off a listing word ("pcople", "proflle",
+    /// "peopLle" with its stray capital): that word. Nil when it is one, or is not near one.
+    static func agreedPathWord(_ segment: String) -> String? {
+        let read = segment.lowercased().filter { $0.isLetter }
+        guard read.count >= 4, !listingPathWords.contains(segment) else { return nil }
+        let near = listingPathWords.filter { PageLayout.editDistance(read, $0, limit: 1) <= 1 }
+        return near.count == 1 ? near[0] : nil
+    }
+
+    /// The requester's name as a listing slug: small letters, words joined by hyphens, accents
+    /// dropped (letters that are not an accented Latin letter, "ø", "þ", "ß", stay as printed).
+    static func listingSlug(_ name: String) -> String {
+        let bare = String(String.UnicodeScalarView(name.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars.filter {
+            $0.properties.generalCategory != .nonspacingMark
+        })).precomposedStringWithCanonicalMapping
+        return bare.split(whereSeparator: { $0 == " " }).joined(separator: "-")
+    }
+
+    /// The slug spelled from the requester's name when the slug as read is that name misread:
+    /// the two agree but for a few letters (at most one in five, three in all, and one more per
+    /// "þ", "æ", "œ" or "ß") once hyphens, apostrophes and accents are set aside. Nil when they
+    /// agree, are different names, or the name is the doubtful copy (``nameDoubtful(_:name:)``).
+    static func agreedSlug(_ segment: String, name: String) -> String? {
+        let fromName = listingSlug(name)
+        guard !fromName.isEmpty, fromName != segment, !nameDoubtful(segment.split(separator: "-").map(String.init), name: name) else { return nil }
+        let a = slugSkeleton(segment), b = slugSkeleton(fromName)
+        guard a.count >= 4, b.count >= 4 else { return nil }
+        // A letter written as two ("þ" as "th") read as one costs one more.
+        let limit = min(3, max(1, b.count / 5)) + fromName.filter({ "þæœß".contains($0) }).count
+        let d = PageLayout.editDistance(a, b, limit: limit)
+        // Equal skeletons differ only in hyphens or marks: the name's spelling of those is taken.
+        return d <= limit ? fromName : nil
+    }
+
+    /// Pairs of plain letters the English model reads for one letter it lacks ("Nuftez", "Pefia",
+    /// "Simtinkova", "Heegeland", "Miiller"; ``NameDiacritics/twoForOne``).
+    static let readForOne = ["fi", "ft", "ti", "ii", "ee", "ae", "oe", "ce"]
+
+    /// Whether a word of the name is the doubtful copy: it has a marked letter ("é", "ñ", "ő";
+    /// not "ø" or "þ", which have no mark to drop), a pair read for one letter that the address
+    /// does not have, or the address has a letter beyond ASCII the name lacks ("hægeland" beside
+    /// "Heegeland"). The address is then left as read. When the words do not pair up, any name
+    /// word with a mark or such a pair is doubt enough.
+    static func nameDoubtful(_ read: [String], name: String) -> Bool {
+        let words = name.lowercased().split(whereSeparator: { $0 == " " || $0 == "-" }).map(String.init)
+        func marked(_ w: String) -> Bool { w.contains { String($0).decomposedStringWithCanonicalMapping.unicodeScalars.count > 1 } }
+        func doubtful(_ w: String, beside r: String?) -> Bool {
+            if marked(w) { return slugSkeleton(w) != slugSkeleton(r ?? "") }
+            let plain = slugSkeleton(w), other = r.map { slugSkeleton($0) } ?? ""
+            if plain == other { return false }
+            if readForOne.contains(where: { plain.contains($0) && !other.contains($0) }) { return true }
+            return r?.contains { !$0.isASCII && $0.isLetter && !w.contains($0) } ?? false
+        }
+        guard words.count == read.count else { return words.contains { doubtful($0, beside: nil) } }
+        return words.indices.contains { doubtful(words[$0], beside: read[$0]) }
+    }
+
+    /// ASCII letters and digits of a slug, with the letters NFKD leaves whole spelled out.
+    static func slugSkeleton(_ s: String) -> String {
+        let spelled = s.lowercased().map { ch -> String in
+            switch ch {
+            case "ł": "l"
+            case "ø": "o"
+            case "æ": "ae"
+            case "œ": "oe"
+            case "ß": "ss"
+            case "þ": "th"
+            case "ð": "d"
+            case "ı": "i"
+            default: String(ch)
+            }
+        }.joined()
+        return String(spelled.decomposedStringWithCanonicalMapping.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+            .map(Character.init))
+    }
+}
