@@ -163,6 +163,10 @@ func value(_ f: [String: Field], _ name: String) -> String? {
         #expect(FieldExtractor.agreedSlug("karl-hægeland", name: "Karl Heegeland") == nil)           // the address has the "æ"
         #expect(FieldExtractor.agreedEmail("bsimunkova@example.org", name: "Bozena Simtinkova") == nil)  // "ti" for "ů"
         #expect(FieldExtractor.agreedSlug("signe-ba", name: "Signe Bø") == "signe-bø")
+        // An address that spells the name's letters plainly is right as read.
+        #expect(FieldExtractor.agreedSlug("asa-thorsson", name: "Ása Þorsson") == nil)
+        #expect(FieldExtractor.agreedEmail("liv.thorsson@example.com", name: "Liv Þorsson") == nil)
+        #expect(FieldExtractor.agreedEmail("kealohilani.kahananui@example.com", name: "Keʻalohilani Kahananui") == nil)
         // Only where the name was read with more confidence than the address.
         var f: [String: Field] = ["email": Field(value: .text("yus3@example.com"), confidence: 60),
                                   "listing_url": Field(value: .text("https://www.mylife.com/p/yu-chem/1234"), confidence: 70),

@@ -67,11 +67,13 @@ extension FieldExtractor {
         if number.contains(where: \.isNumber), number.allSatisfy({ $0.isNumber || digitLookAlikes[$0] != nil }) {
             number = String(number.map { digitLookAlikes[$0] ?? $0 })
         }
+        var kept = letters
         var best = closest(letters, candidates)
         if let b = best, b.distance > 0, marked.contains(where: { b.spelling.contains($0) }) { best = nil }
         if !number.isEmpty, best?.distance != 0 {
             for k in 1...2 where letters.count - k >= 2 && letters.suffix(k).allSatisfy({ digitLookAlikes[$0] != nil }) {
                 if let c = closest(String(letters.dropLast(k)), candidates), c.distance == 0 {
+                    kept = String(letters.dropLast(k))
                     best = c
                     number = String(letters.suffix(k).map { digitLookAlikes[$0] ?? $0 }) + number
                     break
@@ -81,7 +83,8 @@ extension FieldExtractor {
         // A letter more than the name before the number may be one of its digits misread ("chiamakab4"):
         // not dropped.
         if let b = best, b.distance > 0, !number.isEmpty, slugSkeleton(letters).count > slugSkeleton(b.spelling).count { best = nil }
-        let mended = (best?.spelling ?? letters) + number
+        // The same letters as the name ("liv.thorsson" for "Liv Þorsson") are right as read.
+        let mended = (best.map { $0.distance == 0 ? kept : $0.spelling } ?? letters) + number
         return mended == segment ? nil : mended
     }
 

@@ -120,11 +120,14 @@ extension FieldExtractor {
         guard !fromName.isEmpty, fromName != segment, !nameDoubtful(segment.split(separator: "-").map(String.init), name: name) else { return nil }
         let a = slugSkeleton(segment), b = slugSkeleton(fromName)
         guard a.count >= 4, b.count >= 4 else { return nil }
+        // The same letters: an address spelling "þ" as "th" or dropping an okina is right as read;
+        // only hyphens it lost ("sakurapark") are the name's.
+        if a == b {
+            return segment.filter { $0 != "-" } == fromName.filter { $0 != "-" } ? fromName : nil
+        }
         // A letter written as two ("þ" as "th") read as one costs one more.
         let limit = min(3, max(1, b.count / 5)) + fromName.filter({ "þæœß".contains($0) }).count
-        let d = PageLayout.editDistance(a, b, limit: limit)
-        // Equal skeletons differ only in hyphens or marks: the name's spelling of those is taken.
-        return d <= limit ? fromName : nil
+        return PageLayout.editDistance(a, b, limit: limit) <= limit ? fromName : nil
     }
 
     /// Pairs of plain letters the English model reads for one letter it lacks ("Nuftez", "Pefia",
