@@ -155,19 +155,8 @@ extension FieldExtractor {
 
     /// ASCII letters and digits of a slug, with the letters NFKD leaves whole spelled out.
     static func slugSkeleton(_ s: String) -> String {
-        let spelled = s.lowercased().map { ch -> String in
-            switch ch {
-            case "ł": "l"
-            case "ø": "o"
-            case "æ": "ae"
-            case "œ": "oe"
-            case "ß": "ss"
-            case "þ": "th"
-            case "ð": "d"
-            case "ı": "i"
-            default: String(ch)
-            }
-        }.joined()
+        // The letters no mark can be taken off, as ``crossChecked(_:)`` spells them.
+        let spelled = s.lowercased().map { unmarked[$0] ?? String($0) }.joined()
         return String(spelled.decomposedStringWithCanonicalMapping.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
             .map(Character.init))
     }
