@@ -74,6 +74,59 @@ func value(_ f: [String: Field], _ name: String) -> String? {
         #expect(f["zip"]?.needsReview == false)
     }
 
+    /// A form whose labels go without colons, set in bold and parted from their values by a
+    /// little more than a space, two or three pairs to a row: the labels that open their rows
+    /// (three fields or more) vouch for the free text beside them, and a label read exactly after
+    /// a gap wider than a space starts a cell of its own. One such row alone is no form.
+    @Test func aFormWithoutColonsPairsItsLabelsByTheirPlace() {
+        // Gaps in spaces: 1 between words, 2 between a label and its value, 4 between pairs.
+        func page(_ rows: [String]) -> [TextLine] {
+            var words: [Word] = []
+            for (r, row) in rows.enumerated() {
+                var x = 100, n = 0, gap = 0
+                for token in row.split(separator: " ", omittingEmptySubsequences: false) {
+                    if token.isEmpty { gap += 1; continue }
+                    if n > 0 { x += 16 + 10 * gap }
+                    let w = token.count * 16
+                    words.append(Word(text: String(token), confidence: 93, box: BoundingBox(x: x, y: 50 + 50 * r, width: w, height: 30),
+                                      block: r + 1, paragraph: 1, line: 1, word: n))
+                    x += w
+                    n += 1
+                    gap = 0
+                }
+            }
+            return TextLine.group(words)
+        }
+        let form = page(["Instant Checkmate — Suppression Request",
+                         "Name of Requester  Jean-François de La Fontaine    Birthdate  11/18/1990",
+                         "Home Address  9799 Birch Terrace",
+                         "Town  Little Rock    State  AR    Postal Code  72201",
+                         "Phone Number  384.850.7440    Date  July 16, 2023",
+                         "Email  jeanfrancois.de@inbox.example.net"])
+        let f = FieldExtractor.optout(form)
+        #expect(value(f, "full_name") == "Jean-François de La Fontaine")
+        #expect(value(f, "date_of_birth") == "1990-11-18")
+        #expect(value(f, "street_address") == "9799 Birch Terrace")
+        #expect(value(f, "city") == "Little Rock" && value(f, "state") == "AR" && value(f, "zip") == "72201")
+        #expect(value(f, "phone") == "384.850.7440" && value(f, "date") == "2023-07-16")
+        // A letter with one row opening on a label word: its free text is no value.
+        let letter = page(["Dear Privacy Team,", "Name  Jean-François de La Fontaine", "I ask you to remove my listing.",
+                           "Phone Number  384.850.7440"])
+        #expect(value(FieldExtractor.optout(letter), "full_name") == nil)
+    }
+
+    /// A reference read in pieces, its last digits or its capital prefix apart, is joined and
+    /// sent to review; a prefix too long for one, or words, are left alone.
+    @Test func aReferenceReadInPiecesIsJoinedForReview() {
+        #expect(FieldExtractor.referenceMended("PR-24039 7") == "PR-240397")
+        #expect(FieldExtractor.referenceMended("OP T-365965") == "OPT-365965")
+        #expect(FieldExtractor.referenceMended("CA SE-447990") == "CASE-447990")
+        #expect(FieldExtractor.referenceMended("CASE REQ-447990") == nil)
+        #expect(FieldExtractor.referenceMended("OPT-365965") == nil)
+        let f = FieldExtractor.optout(WordPage(["Opt-out request (Spokeo)", "Name: Ana Lima", "Ref.: OP T-365965"]).lines)
+        #expect(value(f, "request_id") == "OPT-365965" && f["request_id"]?.needsReview == true)
+    }
+
     /// The broker's letterhead address is never the requester's; labelled values win.
     @Test func letterheadAddressIsNotTheRequesters() {
         let p = WordPage(["Intelius, Inc.", "500 Market Street, Seattle, WA 98101 · privacy@intelius.com",
@@ -163,6 +216,9 @@ func value(_ f: [String: Field], _ name: String) -> String? {
         #expect(FieldExtractor.agreedSlug("karl-hægeland", name: "Karl Heegeland") == nil)           // the address has the "æ"
         #expect(FieldExtractor.agreedEmail("bsimunkova@example.org", name: "Bozena Simtinkova") == nil)  // "ti" for "ů"
         #expect(FieldExtractor.agreedSlug("signe-ba", name: "Signe Bø") == "signe-bø")
+        // A speck read as a mark the name has nowhere is no letter of it.
+        #expect(FieldExtractor.agreedSlug("malia~-ka'ahumanu", name: "Malia Ka'ahumanu") == "malia-ka'ahumanu")
+        #expect(FieldExtractor.agreedSlug("malia-kaahumanu", name: "Malia Ka'ahumanu") == nil)
         // An address that spells the name's letters plainly is right as read.
         #expect(FieldExtractor.agreedSlug("asa-thorsson", name: "Ása Þorsson") == nil)
         #expect(FieldExtractor.agreedEmail("liv.thorsson@example.com", name: "Liv Þorsson") == nil)

@@ -326,6 +326,22 @@ import Testing
         #expect(!mrz.valid || mrz.lines == truth)
     }
 
+    /// A TD1 card under glare that washes out the left quarter of its three lines
+    /// (Tests/Fixtures/mrz/README.md): each line chains over 22–23 cells only. Three such lines
+    /// stacked are taken for a TD1 seen in part (30 cells, every start that covers what was
+    /// seen tried), and the zone is read exactly.
+    @Test func threeLinesSeenInPartAreATD1() throws {
+        let image = try ImageLoader.load(path: Self.root + "/Tests/Fixtures/mrz/td1-glare-left-third.jpg")[0]
+        let (eight, _) = try #require(GrayImage.brightestChannel(of: image.pix))
+        let bands = MRZLocator.locate(pix8: eight.pix)
+        #expect(!bands.contains { $0.seenWhole && $0.length == 30 })
+        let first = try #require(bands.first)
+        #expect(first.partial && first.length == 30 && first.lines.count == 3)
+        let mrz = try #require(MRZScanner.scan(image, tesseract: try TesseractHandle()))
+        let truth = ["I<LAOSTW54520<10595404873<<<<<", "3603033<2312112LBY<<<<<<<<<<<7", "GEORGIOU<<AIKATERINI<<<<<<<<<<"]
+        #expect(mrz.format == .td1 && mrz.lines == truth, "\(mrz.lines)")
+    }
+
     /// A strip with a TD2 zone photographed on a grey cloth (Tests/Fixtures/mrz/README.md): past
     /// each end of both lines, one empty cell on, the cloth broken up along the strip's edge
     /// gives a glyph-sized speck in line with the text. The lines chain over 40 cells; without

@@ -459,9 +459,16 @@ enum FieldExtractor {
         return mended == url ? nil : mended
     }
 
-    /// A reference whose last digits were read apart ("PR-24039 7"): joined.
+    /// A reference whose last digits were read apart ("PR-24039 7"), or whose capital prefix
+    /// was ("OP T-365965", a wide T parted from the P): joined.
     static func referenceMended(_ text: String) -> String? {
-        let joined = text.replacingOccurrences(of: #"^(\s*[A-Za-z0-9-]*[0-9]) ([0-9]{1,2})\b"#, with: "$1$2", options: .regularExpression)
+        var joined = text.replacingOccurrences(of: #"^(\s*[A-Za-z0-9-]*[0-9]) ([0-9]{1,2})\b"#, with: "$1$2", options: .regularExpression)
+        if let r = joined.range(of: #"^\s*([A-Z]{1,4}) ([A-Z]{1,4}-[0-9]{3,})\b"#, options: .regularExpression) {
+            let parts = joined[r].split(separator: " ")
+            if parts.count == 2, parts[0].count + parts[1].prefix { $0 != "-" }.count <= 6 {
+                joined.replaceSubrange(r, with: parts[0] + parts[1])
+            }
+        }
         return joined == text ? nil : joined
     }
 
@@ -713,6 +720,9 @@ struct LabelledPage {
     let kind: DocumentKind
     /// Labels per row, per segment.
     let hits: [[[LabelHit]]]
+    /// A form whose labels go without colons (see ``colonlessForm(_:layout:)``): a label that opens its
+    /// cell vouches for the free text beside it, as a colon would.
+    let colonless: Bool
 
     init(lines: [TextLine], kind: DocumentKind) {
         let page = PageLayout(lines: lines)
@@ -721,9 +731,32 @@ struct LabelledPage {
         // Synonyms split into words once per page, not once per word tried.
         let vocabulary = (kind == .unknown ? Vocabulary.deed + Vocabulary.optout + Vocabulary.id : Vocabulary.forKind(kind))
             .map { (field: $0.field, keys: $0.keys.map { $0.split(separator: " ").map(String.init) }) }
-        hits = page.rows.indices.map { r in
-            page.rows[r].segments.indices.map { s in page.labels(row: r, segment: s, vocabulary: vocabulary, lenient: kind != .unknown, card: kind == .id) }
+        func found(colonless: Bool) -> [[[LabelHit]]] {
+            page.rows.indices.map { r in
+                page.rows[r].segments.indices.map { s in
+                    page.labels(row: r, segment: s, vocabulary: vocabulary, lenient: kind != .unknown, card: kind == .id, colonless: colonless)
+                }
+            }
         }
+        let first = found(colonless: false)
+        colonless = kind != .id && kind != .unknown && Self.colonlessForm(first, layout: page)
+        hits = colonless ? found(colonless: true) : first
+    }
+
+    /// Whether the page is a form of `Label  value` rows with no colons ("Home Address  9799
+    /// Birch Terrace", the labels in bold): three or more rows open with a label of a different
+    /// field, read exactly, without a colon and with words after it, and such labels outnumber
+    /// those with one. A letter or a deed's narrative opens a row with a label word now and then,
+    /// not three fields' worth; a form with colons keeps needing them.
+    static func colonlessForm(_ hits: [[[LabelHit]]], layout: PageLayout) -> Bool {
+        var fields: [String] = []
+        for (r, row) in hits.enumerated() {
+            guard let hit = row.first?.first, hit.segment == 0, hit.start == 0, hit.exact, !hit.colon, let field = hit.field,
+                  hit.end < layout.rows[r].segments[0].words.count else { continue }
+            fields.append(field)
+        }
+        let withColon = hits.joined().joined().filter { $0.colon && $0.field != nil }.count
+        return Set(fields).count >= 3 && fields.count > withColon
     }
 
     /// The value of a label and whether it came from beside the label (true) or from the next cell or below.
@@ -822,7 +855,8 @@ struct LabelledPage {
                 while begin < end - 1, PageLayout.isRuleMark(read[begin].text) { begin += 1 }
                 let words = Array(read[begin..<end])
                 // A label without a colon in front of a value: only for strictly shaped values (and on cards).
-                if inline && !hit.colon && !spec.structured && kind != .id { continue }
+                // (On a form without colons, a label opening its cell: see `colonlessForm`.)
+                if inline && !hit.colon && !spec.structured && kind != .id && !(colonless && hit.opensCell && hit.exact) { continue }
                 // A label read only in part vouches for a card's name printed as one, in capitals
                 // ("Given mumes Sox" is two labels).
                 if hit.approximate, ["surname", "given_names"].contains(field),

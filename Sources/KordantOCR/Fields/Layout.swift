@@ -212,6 +212,10 @@ struct LabelHit {
     /// Only the label's first words were read, the rest garbled ("Valid wot" for "Valid until"):
     /// its value goes to review.
     var approximate = false
+    /// Opens its phrase, or follows a rule or a gap wider than a space: where a cell begins.
+    var opensCell = false
+    /// Every word of the label read as its synonym spells it (not a lenient match).
+    var exact = false
     var text: String
     var box: BoundingBox
 }
@@ -353,8 +357,11 @@ extension PageLayout {
     /// A generic label is one to four words ending in a colon.
     /// `lenient`: labels may be read a little off (see ``lenientCost(_:_:)``); `card`: the rules
     /// of an ID card's small labels too (read in part, mid-phrase, glued to the value).
+    /// `colonless`: the page is a form whose labels go without colons (see
+    /// `LabelledPage.colonlessForm`): a label read exactly after a gap wider than a space opens a
+    /// cell of its own ("… Fontaine    Birthdate  11/18/1990").
     func labels(row r: Int, segment s: Int, vocabulary: [(field: String, keys: [[String]])], lenient: Bool = false,
-                card: Bool = false) -> [LabelHit] {
+                card: Bool = false, colonless: Bool = false) -> [LabelHit] {
         let words = rows[r].segments[s].words
         let keys = words.map { Self.labelKey($0.text) }
         var hits: [LabelHit] = []
@@ -391,7 +398,7 @@ extension PageLayout {
             if end < words.count, (words[end].text.hasPrefix("/") && !words[end].text.contains(where: \.isNumber))
                 || words[end - 1].text.hasSuffix("/") { end = words.count }
             let box = words[start..<end].dropFirst().reduce(words[start].box) { $0.union($1.box) }
-            return LabelHit(row: r, segment: s, start: start, end: end, field: field, colon: colon,
+            return LabelHit(row: r, segment: s, start: start, end: end, field: field, colon: colon, opensCell: opensCell,
                             text: words[start..<(start + k)].map(\.text).joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: ":# ")),
                             box: box)
         }
@@ -433,6 +440,7 @@ extension PageLayout {
                         guard i + parts.count <= words.count, parts.count > (best?.0 ?? 0),
                               zip(keys[i..<(i + parts.count)], parts).allSatisfy({ Self.close($0, $1) }) else { continue }
                         best = (parts.count, field)
+                        exactMatch = Array(keys[i..<(i + parts.count)]) == parts
                     }
                 }
             }
@@ -442,6 +450,7 @@ extension PageLayout {
                 let numbered = card && i > 0 && FieldNumbers.isFieldNumber(words[i - 1].text)
                 var hit = numbered ? make(i - 1, k + 1, field) : make(i, k, field)
                 hit.approximate = approximate
+                hit.exact = exactMatch && !approximate
                 // A card's label read whole in the middle of a phrase, without a colon, counts when
                 // it is printed as a label is, in small letters ("… 2 July 1963 Sex F"): the
                 // values on a card are capitals and digits.
@@ -456,7 +465,8 @@ extension PageLayout {
                     hit = make(0, i + k, field)
                     hit.approximate = approximate
                 }
-                if hit.colon || printedAsLabel || numbered || bracketed || i <= (keys.firstIndex { !$0.isEmpty } ?? 0) {
+                let colonlessCell = colonless && hit.exact && hit.opensCell
+                if hit.colon || printedAsLabel || numbered || bracketed || colonlessCell || i <= (keys.firstIndex { !$0.isEmpty } ?? 0) {
                     hits.append(hit)
                     i = hit.end
                     continue

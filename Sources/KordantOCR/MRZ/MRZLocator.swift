@@ -48,8 +48,8 @@ struct MRZGeometry: Sendable {
     var completeness: Double { Double(evidence) / Double(length * lines.count) }
     /// Seen whole and nearly complete: not ``partial``, and a glyph in at least 85% of its cells.
     var seenWhole: Bool { !partial && completeness >= 0.85 }
-    /// Built from two lines seen only in part (glare or a fold broke them): its length is a
-    /// guess (44 or 36), and every start that covers what was seen is tried.
+    /// Built from two or three lines seen only in part (glare or a fold broke them): its length
+    /// is a guess (44 or 36 for two, 30 for three), and every start that covers what was seen is tried.
     var partial = false
 }
 
@@ -534,21 +534,21 @@ enum MRZLocator {
                     guard !seen.contains(ids.sorted()) else { continue }
                     seen.insert(ids.sorted())
                     let stack = ids.map { lines[$0].aligned(ref.ux, ref.uy) }
-                    if let g = geometry(stack) { results.append(g) } else if size == 2 {
-                        partials += [44, 36].compactMap { geometry(stack, partialLength: $0) }
+                    if let g = geometry(stack) { results.append(g) } else {
+                        partials += (size == 2 ? [44, 36] : [30]).compactMap { geometry(stack, partialLength: $0) }
                     }
                 }
             }
         }
-        // Most complete first: 3-line TD1 bands before 2-line readings of part of them. Two lines
+        // Most complete first: 3-line TD1 bands before 2-line readings of part of them. Lines
         // seen in part only where no band was seen whole.
         if results.isEmpty { results = partials }
         return results.sorted { ($0.evidence, $0.lines.count) > ($1.evidence, $1.lines.count) }
     }
 
     /// The cell grid of a stack of lines, or nil when their lengths fit no MRZ format. With
-    /// `partialLength`, two lines seen over at least 18 cells but too short for any format are
-    /// taken for that length (``MRZGeometry/partial``).
+    /// `partialLength`, two lines (44 or 36) or three (30) seen over at least 18 cells but too
+    /// short for any format are taken for that length (``MRZGeometry/partial``).
     static func geometry(_ stack: [Chain], partialLength: Int? = nil) -> MRZGeometry? {
         guard let ref = stack.max(by: { $0.points.count < $1.points.count }) else { return nil }
         let p0 = ref.points[0]
@@ -611,15 +611,17 @@ enum MRZLocator {
     }
 
     /// The format length of a stack of `lines` lines whose cells (indexed in one frame) are
-    /// `indexed`, or nil when they fit none. With `partialLength`, two lines seen over at least
-    /// 18 cells but too short for any format are taken for that length.
+    /// `indexed`, or nil when they fit none. With `partialLength`, two lines (44, 36) or three
+    /// (30) seen over at least 18 cells but too short for any format are taken for that length.
     static func length(of indexed: [[Point]], lines: Int, partialLength: Int? = nil) -> Int? {
         let ks = indexed.flatMap { $0.map(\.k) }
         guard let kMin = ks.min(), let kMax = ks.max() else { return nil }
         let span = kMax - kMin + 1
         let longest = indexed.map { ($0.map(\.k).max() ?? 0) - ($0.map(\.k).min() ?? 0) + 1 }.max() ?? 0
         if let partialLength {
-            guard lines == 2, longest >= 18, longest < partialLength - 8, span < partialLength else { return nil }
+            // Three lines are a TD1 (30), seen whole from 24 cells on; two a TD2 or TD3.
+            guard lines == (partialLength == 30 ? 3 : 2), longest >= 18, longest < partialLength - (lines == 3 ? 6 : 8),
+                  span < partialLength else { return nil }
             return partialLength
         }
         if lines == 3 { return longest >= 24 && span <= 33 ? 30 : nil }

@@ -121,9 +121,11 @@ extension FieldExtractor {
         let a = slugSkeleton(segment), b = slugSkeleton(fromName)
         guard a.count >= 4, b.count >= 4 else { return nil }
         // The same letters: an address spelling "þ" as "th" or dropping an okina is right as read;
-        // only hyphens it lost ("sakurapark") are the name's.
+        // only hyphens it lost ("sakurapark") are the name's, and marks the name has nowhere, a
+        // speck read as "~" or "^" ("malia~-ka'ahumanu").
         if a == b {
-            return segment.filter { $0 != "-" } == fromName.filter { $0 != "-" } ? fromName : nil
+            let kept = segment.filter { $0 != "-" && ($0.isLetter || $0.isNumber || fromName.contains($0)) }
+            return kept == fromName.filter { $0 != "-" } ? fromName : nil
         }
         // A letter written as two ("þ" as "th") read as one costs one more.
         let limit = min(3, max(1, b.count / 5)) + fromName.filter({ "þæœß".contains($0) }).count
