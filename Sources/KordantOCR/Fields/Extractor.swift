@@ -856,7 +856,7 @@ struct LabelledPage {
                 let words = Array(read[begin..<end])
                 // A label without a colon in front of a value: only for strictly shaped values (and on cards).
                 // (On a form without colons, a label opening its cell: see `colonlessForm`.)
-                if inline && !hit.colon && !spec.structured && kind != .id && !(colonless && hit.opensCell && hit.exact) { continue }
+                if inline && !hit.colon && !spec.structured && kind != .id && !(colonless && hit.opensCellExactly) { continue }
                 // A label read only in part vouches for a card's name printed as one, in capitals
                 // ("Given mumes Sox" is two labels).
                 if hit.approximate, ["surname", "given_names"].contains(field),

@@ -216,6 +216,9 @@ struct LabelHit {
     var opensCell = false
     /// Every word of the label read as its synonym spells it (not a lenient match).
     var exact = false
+    /// Read exactly where a cell begins: on a form without colons, as good as a colon
+    /// (`LabelledPage.colonlessForm`).
+    var opensCellExactly: Bool { exact && opensCell }
     var text: String
     var box: BoundingBox
 }
@@ -465,8 +468,8 @@ extension PageLayout {
                     hit = make(0, i + k, field)
                     hit.approximate = approximate
                 }
-                let colonlessCell = colonless && hit.exact && hit.opensCell
-                if hit.colon || printedAsLabel || numbered || bracketed || colonlessCell || i <= (keys.firstIndex { !$0.isEmpty } ?? 0) {
+                if hit.colon || printedAsLabel || numbered || bracketed || (colonless && hit.opensCellExactly)
+                    || i <= (keys.firstIndex { !$0.isEmpty } ?? 0) {
                     hits.append(hit)
                     i = hit.end
                     continue

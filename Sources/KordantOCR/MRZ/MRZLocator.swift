@@ -610,6 +610,9 @@ enum MRZLocator {
                            evidence: indexed.reduce(0) { $0 + $1.count }, partial: partialLength != nil)
     }
 
+    /// Cells a TD1 line must span to be taken for one seen whole (fewer: seen in part).
+    static let td1SeenWhole = 24
+
     /// The format length of a stack of `lines` lines whose cells (indexed in one frame) are
     /// `indexed`, or nil when they fit none. With `partialLength`, two lines (44, 36) or three
     /// (30) seen over at least 18 cells but too short for any format are taken for that length.
@@ -619,12 +622,12 @@ enum MRZLocator {
         let span = kMax - kMin + 1
         let longest = indexed.map { ($0.map(\.k).max() ?? 0) - ($0.map(\.k).min() ?? 0) + 1 }.max() ?? 0
         if let partialLength {
-            // Three lines are a TD1 (30), seen whole from 24 cells on; two a TD2 or TD3.
-            guard lines == (partialLength == 30 ? 3 : 2), longest >= 18, longest < partialLength - (lines == 3 ? 6 : 8),
-                  span < partialLength else { return nil }
+            // Three lines are a TD1 (30), below the length seen whole; two a TD2 or TD3.
+            guard lines == (partialLength == 30 ? 3 : 2), longest >= 18,
+                  longest < (lines == 3 ? td1SeenWhole : partialLength - 8), span < partialLength else { return nil }
             return partialLength
         }
-        if lines == 3 { return longest >= 24 && span <= 33 ? 30 : nil }
+        if lines == 3 { return longest >= td1SeenWhole && span <= 33 ? 30 : nil }
         if longest >= 39 && span <= 47 { return 44 }
         if longest >= 31 && span <= 38 { return 36 }
         return nil
