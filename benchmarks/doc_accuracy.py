@@ -214,6 +214,14 @@ def tokens(t):
     return Counter(t.split())
 
 
+def word_f1(hyp, ref):
+    """SROIE's word F1: the two texts as bags of whitespace-separated tokens."""
+    ht, rt = tokens(hyp), tokens(ref)
+    inter = sum((ht & rt).values())
+    prec, rec = inter / max(1, sum(ht.values())), inter / max(1, sum(rt.values()))
+    return 2 * prec * rec / max(1e-9, prec + rec)
+
+
 def receipts(engine, folder, jobs, timeout, verbose):
     files = sorted(glob.glob(os.path.join(folder, "*.jpg")))
     if not files:
@@ -228,7 +236,7 @@ def receipts(engine, folder, jobs, timeout, verbose):
     with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
         results = list(ex.map(one, files))
     agg = dict(engine=[], raw=[])
-    worse = 0
+    worse = worse_folded = 0
     for path, (page, dt, raw, rdt) in zip(files, results):
         base = path[:-4]
         with open(base + ".csv", encoding="utf-8", errors="replace") as fh:
@@ -237,27 +245,32 @@ def receipts(engine, folder, jobs, timeout, verbose):
         ref = "\n".join(lines)
         out = {}
         for name, text in (("engine", page.get("text", "") if page else ""), ("raw", raw)):
-            c = cer(text, ref)
-            ht, rt = tokens(text), tokens(ref)
-            inter = sum((ht & rt).values())
-            prec, rec = inter / max(1, sum(ht.values())), inter / max(1, sum(rt.values()))
-            f1 = 2 * prec * rec / max(1e-9, prec + rec)
             flat = squash(text).upper()
             found = sum(1 for v in keys.values() if squash(str(v)).upper() in flat)
-            out[name] = dict(cer=c, f1=f1, found=found, keys=len(keys))
+            # SROIE's transcripts are in capitals (not one lower-case letter in the 30 CSVs), so
+            # "Cashier" printed and read as printed counts six errors against "CASHIER". Both
+            # readers are also scored case-folded (the text upper-cased), which counts what was
+            # misread and not how the annotators wrote it down.
+            out[name] = dict(cer=cer(text, ref), f1=word_f1(text, ref), cer_folded=cer(text.upper(), ref),
+                             f1_folded=word_f1(text.upper(), ref), found=found, keys=len(keys))
         out["engine"].update(kind=page.get("kind") if page else None, seconds=dt,
                              pairs=len(page.get("pairs", [])) if page else 0)
         out["raw"].update(seconds=rdt)
         worse += out["engine"]["cer"] > out["raw"]["cer"] + 1e-9
+        worse_folded += out["engine"]["cer_folded"] > out["raw"]["cer_folded"] + 1e-9
         for k in agg:
             agg[k].append(out[k])
         if verbose:
-            print(f"  {os.path.basename(path)}: CER {out['engine']['cer']:.3f} vs raw {out['raw']['cer']:.3f}, "
-                  f"F1 {out['engine']['f1']:.3f} vs {out['raw']['f1']:.3f}, keys {out['engine']['found']} vs "
+            print(f"  {os.path.basename(path)}: CER {out['engine']['cer']:.3f} vs raw {out['raw']['cer']:.3f} "
+                  f"(folded {out['engine']['cer_folded']:.3f} vs {out['raw']['cer_folded']:.3f}), "
+                  f"F1 {out['engine']['f1']:.3f} vs {out['raw']['f1']:.3f} "
+                  f"(folded {out['engine']['f1_folded']:.3f} vs {out['raw']['f1_folded']:.3f}), keys {out['engine']['found']} vs "
                   f"{out['raw']['found']}, kind {out['engine']['kind']}")
     m = lambda side, k: statistics.mean(x[k] for x in agg[side])
     res = dict(pages=len(files), cer_engine=m("engine", "cer"), cer_raw=m("raw", "cer"), f1_engine=m("engine", "f1"),
-               f1_raw=m("raw", "f1"), keys_engine=sum(x["found"] for x in agg["engine"]),
+               f1_raw=m("raw", "f1"), cer_folded_engine=m("engine", "cer_folded"), cer_folded_raw=m("raw", "cer_folded"),
+               f1_folded_engine=m("engine", "f1_folded"), f1_folded_raw=m("raw", "f1_folded"), worse_folded=worse_folded,
+               keys_engine=sum(x["found"] for x in agg["engine"]),
                keys_raw=sum(x["found"] for x in agg["raw"]), keys=sum(x["keys"] for x in agg["engine"]), worse=worse,
                unknown=sum(1 for x in agg["engine"] if x["kind"] == "unknown"),
                pairs_pages=sum(1 for x in agg["engine"] if x["pairs"]),
@@ -267,6 +280,10 @@ def receipts(engine, folder, jobs, timeout, verbose):
     print(f"  text-line CER  engine {res['cer_engine']:.3f}  raw tesseract {res['cer_raw']:.3f}  "
           f"ratio {res['cer_engine'] / max(1e-9, res['cer_raw']):.2f}")
     print(f"  word F1        engine {res['f1_engine']:.3f}  raw tesseract {res['f1_raw']:.3f}")
+    print(f"  case-folded (the transcripts are in capitals): CER engine {res['cer_folded_engine']:.3f}  raw "
+          f"{res['cer_folded_raw']:.3f}  ratio {res['cer_folded_engine'] / max(1e-9, res['cer_folded_raw']):.2f};  "
+          f"word F1 engine {res['f1_folded_engine']:.3f}  raw {res['f1_folded_raw']:.3f};  "
+          f"pages worse than raw {worse_folded}/{res['pages']}")
     print(f"  key values     engine {res['keys_engine']}/{res['keys']}  raw {res['keys_raw']}/{res['keys']}")
     print(f"  pages worse than raw (CER) {worse}/{res['pages']};  kind unknown {res['unknown']}/{res['pages']};  "
           f"pages with pairs {res['pairs_pages']}")
