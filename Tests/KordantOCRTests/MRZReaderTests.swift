@@ -130,8 +130,10 @@ import Testing
         #expect(MRZScanner.scan(letter, tesseract: tesseract, options: sharp) == nil)
         var unbounded = MRZScanOptions()
         unbounded.maxUnsureShareWithFailedCheck = 1.01
-        let forced = try #require(MRZScanner.scan(letter, tesseract: tesseract, options: unbounded))
-        #expect(!forced.valid && forced.needsReview && forced.checks.contains { !$0.valid })
+        // Since the locator stopped keeping chains through every other glyph (session 41), the
+        // letter's lines no longer make a TD2 band at all; if anything is forced, it is in review.
+        let forced = MRZScanner.scan(letter, tesseract: tesseract, options: unbounded)
+        #expect(forced.map { !$0.valid && $0.needsReview && $0.checks.contains { !$0.valid } } ?? true)
     }
 
     /// A TD1 zone whose first line a bad fax has cut into slivers (every third pixel row white):
@@ -214,21 +216,28 @@ import Testing
         #expect(MRZLocator.darkest(deed8.pix, fraction: 0.005) < 50)
     }
 
-    /// A small passport photographed upside down on grey cloth (dev seed 41): no band reads at
-    /// full size, and the picture looked at again at half size gives the zone, turned, with its
-    /// box in the photo's own coordinates. Not valid as read (five cells off; the visual zone mends two name letters).
-    @Test func aZoneNotReadAtFullSizeIsReadAtHalfSize() throws {
+    /// A small passport photographed upside down on grey cloth (dev seed 41). Until session 41 no
+    /// band read at full size and only the half-size look (``MRZScanOptions/halfSizeRetry``) found
+    /// it; since the locator stopped keeping chains through every other glyph and the reader tries
+    /// the next band when the best one does not read, the full size reads it too. Both ways: the
+    /// zone, turned, with its box in the picture's own coordinates, never valid unless exact.
+    @Test func aSmallTurnedPassportIsReadAtFullAndHalfSize() throws {
         let image = try ImageLoader.load(path: Self.root + "/Tests/Fixtures/mrz/td3-small-turned-phone.jpg")[0]
         let tesseract = try TesseractHandle()
         var once = MRZScanOptions()
         once.halfSizeRetry = false
-        #expect(MRZScanner.scan(image, tesseract: tesseract, options: once) == nil)
-        let mrz = try #require(MRZScanner.scan(image, tesseract: tesseract))
         let truth = ["P<MDAABU<BAKR<AL<SIDDIQ<<OMAR<<<<<<<<<<<<<<<", "B906666747MDA4901013F2712158<<<<<<<<<<<<<<02"]
-        #expect(mrz.format == .td3 && mrz.rotation == 180 && Self.wrongCharacters(mrz.lines, truth) <= 6, "\(mrz.lines)")
-        #expect(!mrz.valid || mrz.lines == truth)
-        let box = try #require(mrz.box)
-        #expect(box.x >= 250 && box.x + box.width <= 1000 && box.y >= 600 && box.y + box.height <= 850 && box.width >= 500, "\(box)")
+        let full = try #require(MRZScanner.scan(image, tesseract: tesseract, options: once))
+        let pix8 = LeptImage(try #require(pixConvertRGBToGrayMinMax(image.pix, Int32(L_CHOOSE_MAX))))
+        let halfImage = LeptImage(try #require(pixScaleAreaMap2(pix8.pix)))
+        let half = try #require(MRZScanner.scan(halfImage, tesseract: tesseract, options: once))
+        for (mrz, scale) in [(full, 1), (half, 2)] {
+            #expect(mrz.format == .td3 && mrz.rotation == 180 && Self.wrongCharacters(mrz.lines, truth) <= 6, "\(mrz.lines)")
+            #expect(!mrz.valid || mrz.lines == truth)
+            let b = try #require(mrz.box)
+            let box = BoundingBox(x: scale * b.x, y: scale * b.y, width: scale * b.width, height: scale * b.height)
+            #expect(box.x >= 250 && box.x + box.width <= 1000 && box.y >= 600 && box.y + box.height <= 850 && box.width >= 500, "\(box)")
+        }
     }
 
     /// A faxed ID card (1-bit, 204 × 98 dpi, from the dev corpus): the locator's threshold breaks
@@ -288,15 +297,14 @@ import Testing
 
     /// A real passport photographed on a printed page, with annotation arrows drawn over its
     /// zone (../shared/data/mrz, when present; not copied here). Under the usual threshold its
-    /// soft, bold glyphs do not chain into whole lines, and the locator sees only pieces and
-    /// guessed TD1 bands; the pale look sees both lines whole. That band goes ahead of the
+    /// soft, bold glyphs once did not chain into whole lines (they do since session 41's
+    /// locator), and the pale look sees both lines whole. That band goes ahead of the
     /// guesses (the reader tries eight), and though its glyphs sit just above the usual distance
     /// bound, a band chained cell by cell to full length is held to the looser one: read exactly.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: realMRZ + "/truth.json"), "../shared/data/mrz absent"))
     func aZoneSeenWholeOnlyByThePaleLookIsReadFirst() throws {
         let image = try ImageLoader.load(path: Self.realMRZ + "/docsaid_pass-aze2.jpg")[0]
         let pix8 = LeptImage(try #require(pixConvertRGBToGrayMinMax(image.pix, Int32(L_CHOOSE_MAX))))
-        #expect(!MRZLocator.locate(pix8: pix8.pix, scale: 1).contains { $0.seenWhole })
         let first = try #require(MRZLocator.locate(pix8: pix8.pix).first)
         #expect(first.length == 44 && first.lines.count == 2 && first.completeness >= 0.95)
         let mrz = try #require(MRZScanner.scan(image, tesseract: try TesseractHandle()))
@@ -307,6 +315,72 @@ import Testing
         var strict = MRZScanOptions()
         strict.maxMeanDistanceWhole = strict.maxMeanDistance
         #expect(MRZScanner.scan(image, tesseract: try TesseractHandle(), options: strict) == nil)
+        // The pale look on its own sees the zone whole: what the reader turns to when nothing
+        // the usual look found reads (the benchmark's JPEG quality-30 copy, where the usual look
+        // sees a 36-cell band over the 44-cell lines).
+        #expect(MRZLocator.paleBands(pix8: pix8.pix).first.map { $0.seenWhole && $0.length == 44 } == true)
+        let q30 = FileManager.default.temporaryDirectory.appendingPathComponent("aze2-q30-\(UUID().uuidString).jpg")
+        defer { try? FileManager.default.removeItem(at: q30) }
+        try #require(image.jpeg(maxWidth: Int.max, quality: 30)).write(to: q30)
+        let copy = try ImageLoader.load(path: q30.path)[0]
+        let read = try #require(MRZScanner.scan(copy, tesseract: try TesseractHandle()))
+        #expect(read.format == .td3 && !read.valid, "\(read.lines)")
+    }
+
+    /// A TD1 card photographed turned by 66° on a pink cloth (Tests/Fixtures/mrz/README.md): the
+    /// boxes of a turned name line's glyphs sit well off their cells (an S beside a U, 21 px
+    /// apart at a pitch of 28): chaining from the S stopped at the third glyph, a chain through
+    /// every other glyph took half the line, and the other half chained the same way. A chain with
+    /// a glyph midway between most of its neighbours is no longer kept (``MRZLocator/findChains``):
+    /// the U starts the line at its own pitch, all three lines chain to 30 cells and the zone is
+    /// read as printed.
+    @Test func aTurnedCardsNameLineChainsAtItsPitch() throws {
+        let image = try ImageLoader.load(path: Self.root + "/Tests/Fixtures/mrz/td1-turned-66-on-cloth.jpg")[0]
+        let (eight, _) = try #require(GrayImage.brightestChannel(of: image.pix))
+        let bands = MRZLocator.locate(pix8: eight.pix)
+        #expect(bands.contains { $0.seenWhole && $0.length == 30 && $0.lines.count == 3 })
+        let mrz = try #require(MRZScanner.scan(image, tesseract: try TesseractHandle()))
+        let truth = ["IPPOL55295551<3<<<<<<<<<<<<<<<", "6705064M3007077POL<<<<<<<<<<<6", "SUBRAMANIAM<<RAVI<<<<<<<<<<<<<"]
+        #expect(mrz.format == .td1 && Self.wrongCharacters(mrz.lines, truth) <= 1, "\(mrz.lines)")
+        #expect(!mrz.valid || mrz.lines == truth)
+    }
+
+    /// A TD2 card photographed at 15° (Tests/Fixtures/mrz/README.md): a 44-cell grid over its two
+    /// 36-character lines and the background past them sums more OCR-B match than the TD2 band
+    /// itself, is read first, and has no MRZ structure. The reader then reads the next best band,
+    /// the TD2, instead of giving up.
+    @Test func aBandThatDoesNotReadHandsOverToTheNext() throws {
+        let image = try ImageLoader.load(path: Self.root + "/Tests/Fixtures/mrz/td2-outscored-by-td3-grid.jpg")[0]
+        let (eight, gray) = try #require(GrayImage.brightestChannel(of: image.pix))
+        let bands = Array(MRZLocator.locate(pix8: eight.pix).filter { !$0.partial }.prefix(8))
+        let tesseract = try TesseractHandle()
+        var chosen: Int?
+        let first = MRZScanner.readBest(bands: bands, gray: gray, tesseract: tesseract, options: .init(), clock: nil, scale: 1, chosen: &chosen)
+        #expect(first == nil)
+        let index = try #require(chosen)
+        #expect(bands[index].length == 44)
+        let mrz = try #require(MRZScanner.scan(image, tesseract: tesseract))
+        let truth = ["ACMMRXU<<JIA<HUI<WEI<<<<<<<<<<<<<<<<", "IBZB288GG5MMR1704095M290225665454428"]
+        #expect(mrz.format == .td2 && Self.wrongCharacters(mrz.lines, truth) <= 1, "\(mrz.lines)")
+        #expect(!mrz.valid || mrz.lines == truth)
+    }
+
+    /// A passport a fifth of a 3000 × 4000 photo's width (Tests/Fixtures/mrz/README.md): at the
+    /// working scale (6 px a character) only the second line chains, and its partner guessed a
+    /// line-spacing off it made a band that counted as found, so the finer look was never taken
+    /// and the first line was read from the wrong place. With no band seen whole the finer look
+    /// is taken, sees both lines whole, and goes first.
+    @Test func aSmallPassportInALargePhotoIsLookedAtFiner() throws {
+        let image = try ImageLoader.load(path: Self.root + "/Tests/Fixtures/mrz/td3-small-in-12mp-photo.jpg")[0]
+        let (eight, _) = try #require(GrayImage.brightestChannel(of: image.pix))
+        let working = MRZLocator.locate(pix8: eight.pix, scale: 0.5)
+        #expect(working.contains { !$0.partial } && !working.contains(where: \.seenWhole))
+        let bands = MRZLocator.locate(pix8: eight.pix)
+        #expect(bands.first.map { $0.seenWhole && $0.length == 44 } == true)
+        let mrz = try #require(MRZScanner.scan(image, tesseract: try TesseractHandle()))
+        let truth = ["P<NEROKONKWO<EZE<<AMINATA<<<<<<<<<<<<<<<<<<<", "JS6SWDIWP5NER4812177F2407119<<<<<<<<<<<<<<<0"]
+        #expect(mrz.format == .td3 && Self.wrongCharacters(mrz.lines, truth) <= 1, "\(mrz.lines)")
+        #expect(!mrz.valid || mrz.lines == truth)
     }
 
     /// A card photographed at an angle on a checked cloth (Tests/Fixtures/mrz/README.md): the
@@ -471,9 +545,9 @@ import Testing
         #expect(mrz.lines == ["P<UTOLINDQVIST<<ASTRID<HELENA<<<<<<<<<<<<<<<", "X4R7291045UTO8502142F3206113<<<<<<<<<<<<<<06"])
     }
 
-    /// Glare over the right half of a zone (its ink lifted to 225 of 255) leaves two lines of 22
-    /// cells for the locator: no format has lines that short, so the band is taken for 44 and 36
-    /// cells at every start that covers them (`partial`), and the reader finds the whole zone.
+    /// Glare over the right half of a zone (its ink lifted to 225 of 255) once left two lines of
+    /// 22 cells for the locator: no format has lines that short, so the band was taken for 44 and
+    /// 36 cells at every start that covers them (`partial`), and the reader found the whole zone.
     @Test func linesSeenInPartAreReadWhole() throws {
         let image = try ImageLoader.load(path: Self.root + "/TestDocuments/passport_td3.clean.png")[0]
         let pix = image.pix
@@ -486,8 +560,10 @@ import Testing
             for x in (44 + 649)..<width { row[x ^ 3] = UInt8(255 - (255 - Int(row[x ^ 3])) * 30 / 255) }
         }
         let bands = MRZLocator.locate(pix8: pix)
-        #expect(!bands.isEmpty && bands.allSatisfy(\.partial))
-        #expect(bands.contains { $0.length == 44 && $0.starts.count > 4 })
+        // Since session 41's locator (no chain kept through every other glyph) the faint half
+        // also chains, and the band may be seen whole; either way the zone is read whole.
+        // (Lines seen only in part: `threeLinesSeenInPartAreATD1`.)
+        #expect(bands.contains { $0.length == 44 && ($0.seenWhole || $0.partial && $0.starts.count > 4) })
         let mrz = try #require(MRZScanner.scan(image, tesseract: try TesseractHandle()))
         let truth = ["P<UTOLINDQVIST<<ASTRID<HELENA<<<<<<<<<<<<<<<", "X4R7291045UTO8502142F3206113<<<<<<<<<<<<<<06"]
         // The faintest cells may be misread (the last check digits sit deepest in the glare), but

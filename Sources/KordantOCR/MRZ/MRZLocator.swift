@@ -74,9 +74,7 @@ enum MRZLocator {
 
     /// Candidate bands, most complete first.
     static func locate(pix8: UnsafeMutablePointer<Pix>) -> [MRZGeometry] {
-        let long = Double(max(pixGetWidth(pix8), pixGetHeight(pix8)))
-        // Working scale: characters of a page or photo land at roughly 8–40 px.
-        let scale = long > 2000 ? 2000 / long : long < 900 ? 2 : 1
+        let scale = workingScale(pix8)
         let bands = locate(pix8: pix8, scale: scale)
         // A passport filling a tenth of a 12-MP photo has characters of 5–6 px at the working
         // scale, where its glyphs merge or vanish under the threshold: a large image with no band
@@ -84,9 +82,17 @@ enum MRZLocator {
         // more: on a 300-dpi page (working scale 0.7–0.8) the finer look adds too little to find
         // anything and was half of what the locator spent on a page without an MRZ.
         var found = bands
-        if scale <= 2.0 / 3.0, !bands.contains(where: { !$0.partial }) {
+        if scale <= 2.0 / 3.0, !bands.contains(where: \.seenWhole) {
             let finer = locate(pix8: pix8, scale: min(1, 2 * scale))
-            found = finer.contains { !$0.partial } ? finer : bands + finer
+            if !bands.contains(where: { !$0.partial }) {
+                found = finer.contains { !$0.partial } ? finer : bands + finer
+            } else if finer.contains(where: \.seenWhole) {
+                // What the working scale found is only guessed whole: one line chained and its
+                // partner placed a line-spacing off it (a passport a fifth of a 12-MP photo's
+                // width, whose filler-rich first line breaks up at 6 px a character, dev seed
+                // 43). A band the finer look sees whole goes first.
+                found = finer.filter(\.seenWhole) + bands + finer.filter { !$0.seenWhole }
+            }
         }
         // A pale photocopy's thin grey strokes fall apart into specks under the usual threshold
         // (the speckle is as dark as they are): with no band seen whole and nearly complete, on an
@@ -113,6 +119,22 @@ enum MRZLocator {
             found = closed.filter(\.seenWhole) + found + closed.filter { !$0.seenWhole && !$0.partial }
         }
         return found
+    }
+
+    /// Working scale: characters of a page or photo land at roughly 8–40 px.
+    static func workingScale(_ pix8: UnsafeMutablePointer<Pix>) -> Double {
+        let long = Double(max(pixGetWidth(pix8), pixGetHeight(pix8)))
+        return long > 2000 ? 2000 / long : long < 900 ? 2 : 1
+    }
+
+    /// The pale look alone (see ``locate(pix8:)``): bands of whole lines found under the threshold
+    /// that keeps more ink, seen whole first, on an image with no black in it; none on any other.
+    /// For the reader when nothing the usual look found reads: a band seen whole there spares
+    /// the locator this look, and it can be the wrong one.
+    static func paleBands(pix8: UnsafeMutablePointer<Pix>) -> [MRZGeometry] {
+        guard darkest(pix8, fraction: 0.005) >= 50 else { return [] }
+        let paler = locate(pix8: pix8, scale: workingScale(pix8), factor: paleFactor).filter { !$0.partial }
+        return paler.filter(\.seenWhole) + paler.filter { !$0.seenWhole }
     }
 
     /// The grey level under which `fraction` of the image lies (sampled every 4th pixel).
@@ -351,8 +373,28 @@ enum MRZLocator {
                 }
             }
             guard pts.count >= 14, misses * 8 <= pts.count else { return nil }
-            guard let chain = fit(pts) else { return nil }
+            guard !skipsGlyphs(pts, refSize: refSize, members: members), let chain = fit(pts) else { return nil }
             return (chain, Array(members))
+        }
+
+        // A chain through every other glyph of a line (its first two glyphs sit too far off their
+        // cells for the line's own pitch to be followed: an S beside a U on a turned card, a 5
+        // beside a B) takes half the line, and the other half then chains the same way: no line of
+        // the band reaches its length (dev seeds 43 and 44). Such a chain has a glyph midway
+        // between most of its neighbours; it is not kept, and a glyph further on starts the line.
+        func skipsGlyphs(_ pts: [Point], refSize: Double, members: Set<Int>) -> Bool {
+            var between = 0, pairs = 0
+            for (p, q) in zip(pts, pts.dropFirst()) where q.k - p.k == 1 {
+                pairs += 1
+                let mx = (p.x + q.x) / 2, my = (p.y + q.y) / 2
+                let tol = 0.25 * ((q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y)).squareRoot()
+                if near(mx, my, tol).contains(where: { c in
+                    let g = glyphs[c]
+                    return !members.contains(c) && (g.x - mx) * (g.x - mx) + (g.y - my) * (g.y - my) <= tol * tol
+                        && g.size >= refSize * 0.4 && g.size <= refSize * 1.8
+                }) { between += 1 }
+            }
+            return pairs > 0 && 2 * between > pairs
         }
 
         for i in glyphs.indices where !used[i] {

@@ -115,6 +115,15 @@ enum MRZScanner {
         // The eight bands with the most evidence; then, only if none of them reads as an MRZ, two
         // seen only in part (their length is a guess, and a longer window can only add match).
         if let mrz = readZone(bands: bands, gray: gray, tesseract: tesseract, options: options, clock: clock) { return mrz }
+        // A band seen whole spares the locator its pale look, and since session 41's chains it
+        // can be a wrong one: a real passport's soft glyphs, JPEG-compressed at quality 30, chain
+        // into a 36-cell band over its 44-cell lines that does not read. With nothing read, a pale
+        // image is looked at pale once more (the real set's `docsaid_pass-aze2.jpg`).
+        if bands.contains(where: \.seenWhole) {
+            let pale = withExtendedLifetime(eight) { MRZLocator.paleBands(pix8: pix8) }
+            clock?.mark("mrz.locate")
+            if !pale.isEmpty, let mrz = readZone(bands: pale, gray: gray, tesseract: tesseract, options: options, clock: clock) { return mrz }
+        }
         // Nothing read at full size: the picture looked at again at half size, where averaging
         // four pixels into one evens out a photocopy's speckle and grain and the noise of glare
         // over the band (dev seed 41: four of the five zones not found at full size are found at
@@ -140,14 +149,37 @@ enum MRZScanner {
     }
 
     /// The zone read from the best of `bands`, or nil.
+    ///
+    /// The band whose glyphs match OCR-B best is read; if it is read but does not hold together as
+    /// an MRZ, the best of the others is read once more. A grid's match is summed over its cells,
+    /// so a TD2 taken for a TD3 (its 36 cells and eight of background beyond them) can outscore
+    /// the TD2 band itself, and the TD3 reading then has no structure (dev seed 43: a card
+    /// photographed at 15° was not found). Only a band that got as far as being read hands over:
+    /// a page without an MRZ mostly stops before that and pays nothing more.
     static func read(bands: [MRZGeometry], gray: GrayImage, tesseract: TesseractHandle?, options: MRZScanOptions,
                      clock: StepRecorder?, scale: Int) -> MRZ? {
+        var chosen: Int?
+        if let mrz = readBest(bands: bands, gray: gray, tesseract: tesseract, options: options, clock: clock, scale: scale, chosen: &chosen) {
+            return mrz
+        }
+        guard let chosen, bands.count > 1 else { return nil }
+        var others = bands
+        others.remove(at: chosen)
+        var ignored: Int?
+        return readBest(bands: others, gray: gray, tesseract: tesseract, options: options, clock: clock, scale: scale, chosen: &ignored)
+    }
+
+    /// The zone read from the band of `bands` that matches OCR-B best, or nil. `chosen` is set to
+    /// that band's index once its reading has begun (it passed the distance bounds).
+    static func readBest(bands: [MRZGeometry], gray: GrayImage, tesseract: TesseractHandle?, options: MRZScanOptions,
+                         clock: StepRecorder?, scale: Int, chosen: inout Int?) -> MRZ? {
         guard !bands.isEmpty else { return nil }
         // The band, start cell and direction with the most OCR-B-like glyphs: summed match
         // quality, so a whole line beats its better-lit part (glare) and a shifted or flipped
         // grid loses the cells it no longer covers.
         var best: (band: MRZGeometry, start: Int, flipped: Bool, strips: [MRZStrip], cells: [[MRZGlyphScorer.Cell]], distance: Double, matched: Double)?
-        for band in bands {
+        var bestIndex = 0
+        for (index, band) in bands.enumerated() {
             let cellsPerBand = band.length * band.lines.count
             // Each line is sampled once over every start (``MRZLineScorer``). The band read turned
             // by 180° samples the same pixels: its strips are the upright ones in reverse line
@@ -174,6 +206,7 @@ enum MRZScanner {
                     }
                     guard cells.count == lines.count, m > (best?.matched ?? 0) else { continue }
                     best = (band, start, flipped, lines.map { $0.strip(offset: offset, length: band.length) }, cells, meanDistance(cells), m)
+                    bestIndex = index
                 }
             }
         }
@@ -217,6 +250,7 @@ enum MRZScanner {
         best.distance = meanDistance(best.cells)
         clock?.mark("mrz.glyphs")
         guard best.distance <= bound else { return nil }
+        chosen = bestIndex
         var zone = Rectified(grids: grids, start: best.start, lineStarts: starts, length: best.band.length, flipped: best.flipped,
                              strips: best.strips, cells: best.cells)
         let first = read(zone.strips, zone.cells, length: zone.length, tesseract: tesseract, options: options, clock: clock)
