@@ -73,7 +73,11 @@ enum MRZLocator {
     static let usualFactor: Float = 0.34, paleFactor: Float = 0.2
 
     /// Candidate bands, most complete first.
-    static func locate(pix8: UnsafeMutablePointer<Pix>) -> [MRZGeometry] {
+    static func locate(pix8: UnsafeMutablePointer<Pix>) -> [MRZGeometry] { locateLooks(pix8: pix8).bands }
+
+    /// Candidate bands, most complete first, and whether the pale look was among the looks taken
+    /// (on a pale image it is skipped when an earlier look saw a band whole; see ``paleBands(pix8:)``).
+    static func locateLooks(pix8: UnsafeMutablePointer<Pix>) -> (bands: [MRZGeometry], paleLooked: Bool) {
         let scale = workingScale(pix8)
         let bands = locate(pix8: pix8, scale: scale)
         // A passport filling a tenth of a 12-MP photo has characters of 5–6 px at the working
@@ -100,13 +104,13 @@ enum MRZLocator {
         // a threshold that keeps more ink. Only then: on glare it joins washed-out glyphs to the
         // haze, and printed or scanned pages with black ink (darkest 0.5 % at 0–35 in
         // TestDocuments; dev photocopies 66–108) need not pay.
-        guard !found.contains(where: \.seenWhole) else { return found }
-        let pale = darkest(pix8, fraction: 0.005) >= 50
+        guard !found.contains(where: \.seenWhole) else { return (found, false) }
+        let pale = isPale(pix8)
         if pale {
             // What the usual look found is then all in part, incomplete or guessed (a TD1's third
             // line tried one spacing on), and the reader tries only the first eight: a band the
             // pale look sees whole and nearly complete goes ahead of it.
-            let paler = locate(pix8: pix8, scale: scale, factor: paleFactor).filter { !$0.partial }
+            let paler = paleLook(pix8, scale: scale)
             found = paler.filter(\.seenWhole) + found + paler.filter { !$0.seenWhole }
         }
         // Glyphs the threshold breaks into pieces: a fax's one-pixel diagonals (a 2 or Z falls in
@@ -118,7 +122,7 @@ enum MRZLocator {
             let closed = locate(pix8: pix8, scale: scale, factor: pale ? paleFactor : usualFactor, close: true)
             found = closed.filter(\.seenWhole) + found + closed.filter { !$0.seenWhole && !$0.partial }
         }
-        return found
+        return (found, pale)
     }
 
     /// Working scale: characters of a page or photo land at roughly 8–40 px.
@@ -132,9 +136,17 @@ enum MRZLocator {
     /// For the reader when nothing the usual look found reads: a band seen whole there spares
     /// the locator this look, and it can be the wrong one.
     static func paleBands(pix8: UnsafeMutablePointer<Pix>) -> [MRZGeometry] {
-        guard darkest(pix8, fraction: 0.005) >= 50 else { return [] }
-        let paler = locate(pix8: pix8, scale: workingScale(pix8), factor: paleFactor).filter { !$0.partial }
+        guard isPale(pix8) else { return [] }
+        let paler = paleLook(pix8, scale: workingScale(pix8))
         return paler.filter(\.seenWhole) + paler.filter { !$0.seenWhole }
+    }
+
+    /// An image with no black in it: its darkest 0.5 % at grey 50 or paler.
+    static func isPale(_ pix8: UnsafeMutablePointer<Pix>) -> Bool { darkest(pix8, fraction: 0.005) >= 50 }
+
+    /// Bands of lines chained whole under the threshold that keeps more ink, at `scale`.
+    static func paleLook(_ pix8: UnsafeMutablePointer<Pix>, scale: Double) -> [MRZGeometry] {
+        locate(pix8: pix8, scale: scale, factor: paleFactor).filter { !$0.partial }
     }
 
     /// The grey level under which `fraction` of the image lies (sampled every 4th pixel).

@@ -110,7 +110,7 @@ enum MRZScanner {
             gray = g
         }
         let pix8 = eight.pix
-        let bands = withExtendedLifetime(eight) { MRZLocator.locate(pix8: pix8) }
+        let (bands, paleLooked) = withExtendedLifetime(eight) { MRZLocator.locateLooks(pix8: pix8) }
         clock?.mark("mrz.locate")
         // The eight bands with the most evidence; then, only if none of them reads as an MRZ, two
         // seen only in part (their length is a guess, and a longer window can only add match).
@@ -118,8 +118,9 @@ enum MRZScanner {
         // A band seen whole spares the locator its pale look, and since session 41's chains it
         // can be a wrong one: a real passport's soft glyphs, JPEG-compressed at quality 30, chain
         // into a 36-cell band over its 44-cell lines that does not read. With nothing read, a pale
-        // image is looked at pale once more (the real set's `docsaid_pass-aze2.jpg`).
-        if bands.contains(where: \.seenWhole) {
+        // image is looked at pale once more (the real set's `docsaid_pass-aze2.jpg`), unless the
+        // locator already took that look.
+        if !paleLooked, bands.contains(where: \.seenWhole) {
             let pale = withExtendedLifetime(eight) { MRZLocator.paleBands(pix8: pix8) }
             clock?.mark("mrz.locate")
             if !pale.isEmpty, let mrz = readZone(bands: pale, gray: gray, tesseract: tesseract, options: options, clock: clock) { return mrz }
