@@ -112,13 +112,14 @@ enum FieldExtractor {
             ?? find(text, #"(?:consideration|sum|price)\D{0,60}?(\$\s?[0-9][0-9,]*(?:[. ][0-9]{2}\b)?)"# + wholeAmount, transform: amount)
             ?? find(text, #"\bfor\s+(\$\s?[0-9][0-9,]*(?:[. ][0-9]{2}\b)?)"# + wholeAmount, transform: amount)
             ?? onlyAmount(text)
-        let address = #"([0-9]+[^,]*(?:,\s*(?:Apt|Unit|Suite|#)[^,]*)?,\s*[\p{L} .'-]+,?\s+[A-Za-z][A-Za-z ]*?\s+[0-9]{5}(?:-[0-9]{4})?)"#
+        let address = oneLineAddress
         f["property_address"] = f["property_address"]
             ?? find(text, #"(?:commonly known as|located at|known as|property address\s*:?)\s+"# + address, transform: fullAddress)
         if f["state"] == nil, let a = f["property_address"]?.value.string, let parts = splitAddress(a) {
             f["state"] = Field(value: .text(parts.state), confidence: f["property_address"]!.confidence, box: f["property_address"]!.box)
         }
         if let legal = legalDescription(lines) { f["legal_description"] = legal }
+        dayOrderChecked(&f, lines: lines)
         return review(doubtful(f, labelled: labelledOnly, page: page))
     }
 
@@ -170,6 +171,8 @@ enum FieldExtractor {
             return email(s)
         }
         f["listing_url"] = f["listing_url"] ?? find(rows, #"((?:https?://|www\.)\S+)"#, transform: url)
+        listingURLContinued(&f, layout: page.layout)
+        proseDetails(&f, paragraphs: page.layout.paragraphs)
         if f["street_address"] == nil, let name = f["full_name"]?.value.string {
             // A letter's sender block: the requester's name, then the street, then "City, ST ZIP".
             for (i, row) in rows.enumerated() where i + 2 < rows.count && PageLayout.key(row.text) == PageLayout.key(name) {
@@ -198,6 +201,7 @@ enum FieldExtractor {
             }
         }
         if let options = requestOptions(optionLines(page.layout), tick: tick) { f["request_options"] = options }
+        dayOrderChecked(&f, lines: lines)
         var reviewed = review(doubtful(f, labelled: labelledOnly, page: page))
         listingURLAgreed(&reviewed, lines: lines)
         return reviewed
@@ -207,7 +211,9 @@ enum FieldExtractor {
     static func idVisual(_ lines: [TextLine]) -> [String: Field] {
         let page = LabelledPage(lines: lines, kind: .id)
         let labelled = namesByFieldNumber(page.layout, filling: page.labelled(idSpecs))
-        return review(namesByPlace(page.layout, filling: byValueShape(page.layout, filling: labelled)))
+        var f = namesByPlace(page.layout, filling: byValueShape(page.layout, filling: labelled))
+        dayOrderChecked(&f, lines: lines)
+        return review(f)
     }
 
     /// Every label → value pair on the page (labels of every kind the engine knows, and any
@@ -224,7 +230,8 @@ enum FieldExtractor {
     /// disagree the field goes to review.
     static func requestOptions(_ rows: [TextLine], tick: ((_ label: BoundingBox, _ height: Int) -> TickMark?)? = nil) -> Field? {
         var ticked: [String] = [], words: [Word] = [], found = 0, doubtful = false
-        for row in rows {
+        var decidedRows: [Int] = [], undecidedRows: [Int] = []
+        for (index, row) in rows.enumerated() {
             // One word is an option only after a box its pixels show ("☐ Access" side by side).
             guard let key = optionKey(row.text), row.words.count >= (tick == nil ? 2 : 1), row.words.count <= 12 else { continue }
             let mark = row.words[0].text
@@ -241,8 +248,12 @@ enum FieldExtractor {
                 byPixels = tick(row.words[start].box, h)
             }
             // A box read as nothing is an option only when its pixels show one.
-            guard let decided = byPixels ?? byText else { continue }
+            guard let decided = byPixels ?? byText else {
+                undecidedRows.append(index)
+                continue
+            }
             found += 1
+            decidedRows.append(index)
             if decided == .ticked {
                 ticked.append(key)
                 words += row.words
@@ -254,18 +265,25 @@ enum FieldExtractor {
             }
         }
         guard found >= 2, !ticked.isEmpty else { return nil }
+        // An option in the list whose box says nothing (a mark in a far column, a glyph neither
+        // blank nor crossed) may be ticked: the list is incomplete, not a smaller request.
+        if let first = decidedRows.first, let last = decidedRows.last,
+           undecidedRows.contains(where: { $0 >= first - 1 && $0 <= last + 1 }) { doubtful = true }
         var f = field(.text(Array(Set(ticked)).sorted().joined(separator: ",")), words)
         f.needsReview = doubtful || f.needsReview
         return f
     }
 
-    /// The request option a line names, canonical.
+    /// The request option a line names, canonical. Sale before marketing before deletion before
+    /// access: "Remove me from marketing lists" is marketing, "Delete all data you hold about me" a
+    /// deletion, "Send me a copy of the data you hold" access.
     static func optionKey(_ text: String) -> String? {
         let lower = text.lowercased()
-        return lower.contains("sell") || lower.contains("share") ? "do_not_sell"
+        func any(_ words: [String]) -> Bool { words.contains { lower.contains($0) } }
+        return any(["sell", "sale of", "share", "sharing"]) ? "do_not_sell"
             : lower.contains("marketing") ? "opt_out_marketing"
-            : lower.contains("copy of my") || lower.contains("what you hold") || lower.contains("access") ? "access"
-            : lower.contains("delet") || lower.contains("erase") || lower.contains("remove my") ? "delete" : nil
+            : any(["delet", "erase", "remove my", "remove me"]) ? "delete"
+            : any(["copy of", "what you hold", "you hold", "access", "right to know"]) ? "access" : nil
     }
 
     /// Lines to read request options from: a row whose cells name two options or more ("[X] Delete

@@ -347,6 +347,11 @@ extension PageLayout {
         return editDistance(read, label, limit: 1) <= 1
     }
 
+    /// Words that qualify a label before it ("Current street address", "Primary phone").
+    static let labelQualifiers: Set<String> = ["current", "your", "primary", "permanent", "present", "legal", "preferred", "best", "home"]
+    /// Short words printed between a label and its colon ("Ticket No.:", "Submitted on:").
+    static let labelTails: Set<String> = ["no", "nr", "on", "number", "num", "id", "at"]
+
     /// A mark between a label and its value that parts them as a colon does: a table's rule read
     /// as "|" or "__|", or a dash ("—", "—-").
     static func isRuleMark(_ s: String) -> Bool {
@@ -381,6 +386,22 @@ extension PageLayout {
                 colon = colon || words[end].text.hasSuffix(":")
                 end += 1
             }
+            // A short word between the label and its colon ("Ticket No.:", "Submitted on:") is the label's.
+            if !colon, end < words.count, words[end].text.hasSuffix(":"), Self.labelTails.contains(keys[end]) {
+                colon = true
+                end += 1
+            }
+            // A hint in brackets after the label is the label's ("Phone (optional):", "Name (as
+            // listed)", "DOB (MM/DD/YYYY):"): up to three words without a digit, closed by ")".
+            if !colon, end < words.count, words[end].text.hasPrefix("("), words[end].text.count > 1 {
+                var j = end
+                while j < min(words.count, end + 3), !words[j].text.contains(")") { j += 1 }
+                if j < words.count, words[j].text.contains(")"), !words[end...j].contains(where: { $0.text.contains(where: \.isNumber) }),
+                   words[j].text.hasSuffix(")") || words[j].text.hasSuffix("):") {
+                    colon = words[j].text.hasSuffix(":")
+                    end = j + 1
+                }
+            }
             // A label that opens its cell (its phrase, or after a table's rule or a wide gap) and is
             // followed by a rule read as "|", a dash ("Name - Ana Lima") or a gap wider than a
             // space (the value in the next cell) is parted from its value as by a colon. Not a
@@ -408,7 +429,26 @@ extension PageLayout {
         while i < words.count {
             var best: (Int, String)?
             var exactMatch = false, approximate = false
-            if lenient {
+            // Words that qualify a label ("Current street address", "Your e-mail address"): a
+            // synonym after one or two of them, opening its cell, is the label with them.
+            var qualifiers = 0
+            while qualifiers < 2, i + qualifiers < words.count, Self.labelQualifiers.contains(keys[i + qualifiers]) { qualifiers += 1 }
+            if qualifiers > 0, i <= (keys.firstIndex { !$0.isEmpty } ?? 0) {
+                var found: (count: Int, field: String)?
+                for (field, synonyms) in vocabulary {
+                    for parts in synonyms where i + qualifiers + parts.count <= words.count && parts.count > (found?.count ?? 0) - qualifiers
+                        && Array(keys[(i + qualifiers)..<(i + qualifiers + parts.count)]) == parts {
+                        found = (qualifiers + parts.count, field)
+                    }
+                }
+                // (Only when no synonym spans the qualifier itself: "your email" is one already.)
+                if let found, !vocabulary.contains(where: { $0.keys.contains { $0.count >= found.count && i + $0.count <= words.count
+                    && Array(keys[i..<(i + $0.count)]) == $0 } }) {
+                    best = (found.count, found.field)
+                    exactMatch = true
+                }
+            }
+            if best == nil, lenient {
                 // The longest synonym read with the fewest edits; a tie between fields is no label.
                 var found: (count: Int, cost: Int, field: String?)?
                 for (field, synonyms) in vocabulary {
@@ -437,7 +477,7 @@ extension PageLayout {
                         approximate = true
                     }
                 }
-            } else {
+            } else if best == nil {
                 for (field, synonyms) in vocabulary {
                     for parts in synonyms {
                         guard i + parts.count <= words.count, parts.count > (best?.0 ?? 0),

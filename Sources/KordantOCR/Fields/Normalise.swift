@@ -49,7 +49,12 @@ extension FieldExtractor {
     /// "March 14, 2023", "14 March 2023", "14 MAR 2023", "Mar 14, 2023", "03/14/2023", "03.14.2023",
     /// "2023-03-14" → "2023-03-14". Month/day order is the US one for numeric dates.
     static func isoDate(_ s: String) -> FieldValue? {
-        let t = ruleTrimmed(s).uppercased().replacingOccurrences(of: ",", with: " ")
+        // An e-mail header's date: its weekday before and its time (and zone) after the date.
+        let t = ruleTrimmed(s).uppercased()
+            .replacingOccurrences(of: #"^(?:MON|TUE|WED|THU|FRI|SAT|SUN)[A-Z]*\.?,?\s+(?=[0-9A-Z])"#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: #"\s+[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?(?:\s*[AP]M)?(?:\s*(?:[+-][0-9]{4}|[A-Z]{2,4}))?$"#, with: "",
+                                  options: .regularExpression)
+            .replacingOccurrences(of: ",", with: " ")
         func make(_ y: Int, _ m: Int, _ d: Int) -> FieldValue? {
             let days = [31, (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
             guard (1...12).contains(m), (1...days[m - 1]).contains(d), (1800...2200).contains(y) else { return nil }
@@ -63,7 +68,11 @@ extension FieldExtractor {
         guard parts.count == 3 else { return nil }
         let day = Int(parts[1].replacingOccurrences(of: "TH", with: "").replacingOccurrences(of: "ST", with: ""))
         if let y = Int(parts[0]), parts[0].count == 4, let m = Int(parts[1]), let d = Int(parts[2]) { return make(y, m, d) }
-        if let m = Int(parts[0]), let d = Int(parts[1]), let y = Int(parts[2]), parts[2].count == 4 { return make(y, m, d) }
+        if let m = Int(parts[0]), let d = Int(parts[1]), let y = Int(parts[2]), parts[2].count == 4 {
+            // Month first, as US forms print it; a first number over 12 can only be a day ("26.11.2016").
+            // An order both readings allow is checked against the page (``FieldExtractor/dayOrderChecked``).
+            return make(y, m, d) ?? (m > 12 ? make(y, d, m) : nil)
+        }
         if let m = month(parts[0]), let d = day, let y = Int(parts[2]), parts[2].count == 4 { return make(y, m, d) }
         if let d = Int(parts[0]), let m = month(parts[1]), let y = Int(parts[2]), parts[2].count == 4 { return make(y, m, d) }
         return nil

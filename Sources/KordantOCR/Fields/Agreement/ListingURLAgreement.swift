@@ -26,6 +26,32 @@ extension FieldExtractor {
         f["listing_url"]?.needsReview = true
     }
 
+    /// A listing URL the page wrapped onto the next line: a browser or a word processor breaks a
+    /// long address after a hyphen or a slash ("…/person/juan-carlos-" over "alberto-garcia/24631"),
+    /// so a value ending in one is cut short. The one word that opens the next line under the
+    /// address (or at the line's left margin) and reads as the rest of a path is joined on, for
+    /// review; with no such word the address is kept but goes to review, never passed off as whole.
+    static func listingURLContinued(_ f: inout [String: Field], layout: PageLayout) {
+        guard let u = f["listing_url"], let cut = u.value.string, cut.hasSuffix("-") || cut.hasSuffix("/"),
+              let box = u.box else { return }
+        f["listing_url"]?.needsReview = true
+        let bottom = box.y + box.height
+        guard let row = layout.rows.first(where: { r in
+            r.box.y >= bottom - r.height / 2 && r.box.y <= bottom + 2 * r.height
+        }) else { return }
+        let h = max(row.height, 1)
+        let leftmost = row.segments.map(\.box.x).min() ?? 0
+        guard let seg = row.segments.first(where: { s in
+            abs(s.box.x - box.x) <= 2 * h || (s.box.x == leftmost && s.box.x <= box.x)
+        }), seg.words.count == 1 else { return }
+        let tail = seg.words[0].text
+        guard tail.count >= 2, tail.contains(where: { $0.isNumber || $0 == "-" || $0 == "/" }),
+              tail.allSatisfy({ $0.isLetter || $0.isNumber || "'._~%/=-".contains($0) }),
+              case .text(let joined)? = url(cut + tail) else { return }
+        f["listing_url"] = Field(value: .text(joined), confidence: min(u.confidence, seg.words[0].confidence),
+                                 box: box.union(seg.words[0].box), needsReview: true)
+    }
+
     /// The listing's slug and the requester's mailbox spelled as the requester's name is, once
     /// the page's readings are combined and the name's diacritics read (``DocumentOCR``): only
     /// where the name was read well (mean confidence 70 or more) and with more confidence than

@@ -1,0 +1,43 @@
+import Foundation
+
+/// An opt-out request written as a letter or an e-mail says who is asking in sentences, not in
+/// labelled fields: "My name is Ana Lima and I was born on March 3, 1980. I live at 12 Oak Street,
+/// Austin, TX 78701. You can reach me at (512) 555-0147." Each phrase is read only where a labelled
+/// field gave nothing, from the page's running text (Tesseract paragraphs, so a sentence wrapped
+/// over two lines is whole), and each value must pass its field's validator.
+extension FieldExtractor {
+    /// A person's name in a sentence: capitalised words and the particles names carry.
+    static let proseName = #"([A-Z][\p{L}'’.-]+(?: (?:[A-Z][\p{L}'’.-]+|de|da|di|du|del|der|van|von|bin|bint|al|la|le|y|dos|das)){1,5})"#
+    /// A date as letters write it.
+    static let proseDate = #"((?:[A-Z][a-z]{2,8}\.? [0-9]{1,2}(?:st|nd|rd|th)?,? [0-9]{4})|(?:[0-9]{1,2} [A-Z][a-z]{2,8} [0-9]{4})|(?:[0-9]{1,2}[./-][0-9]{1,2}[./-][0-9]{4})|(?:[0-9]{4}-[0-9]{2}-[0-9]{2}))"#
+
+    /// A one-line postal address, "12 Oak Street, Apt 4, Austin, TX 78701" (capture group 1).
+    static let oneLineAddress = #"([0-9]+[^,]*(?:,\s*(?:Apt|Unit|Suite|#)[^,]*)?,\s*[\p{L} .'-]+,?\s+[A-Za-z][A-Za-z ]*?\s+[0-9]{5}(?:-[0-9]{4})?)"#
+
+    /// "I" as a word, as Tesseract also reads it ("| live at", "l am").
+    static let proseI = #"(?:^|(?<=\s))[I|l]"#
+
+    static func proseDetails(_ f: inout [String: Field], paragraphs: [TextLine]) {
+        if f["full_name"] == nil {
+            f["full_name"] = find(paragraphs, #"(?:(?i:\bmy name is|\bmy full name is)|"# + proseI + #" am)\s+"# + proseName, sensitive: true, transform: fullName)
+        }
+        if f["date_of_birth"] == nil {
+            f["date_of_birth"] = find(paragraphs, #"(?i:\bborn on|\bmy date of birth is|\bdate of birth is)\s+"# + proseDate,
+                                      sensitive: true, transform: isoDate)
+        }
+        if f["street_address"] == nil {
+            if let found = find(paragraphs, #"(?:(?i:\bmy address is|\bmy home address is)|"# + proseI + #" (?i:live at|reside at))\s+"# + oneLineAddress,
+                                sensitive: true, transform: fullAddress),
+               let raw = found.value.string, let parts = splitAddress(raw) {
+                f["street_address"] = Field(value: .text(parts.street), confidence: found.confidence, box: found.box, needsReview: found.needsReview)
+                for (k, v) in [("city", parts.city), ("state", parts.state), ("zip", parts.zip)] where f[k] == nil {
+                    f[k] = Field(value: .text(v), confidence: found.confidence, box: found.box, needsReview: found.needsReview)
+                }
+            }
+        }
+        if f["phone"] == nil {
+            f["phone"] = find(paragraphs, #"(?i:\breach me at|\bcall me at|\bmy (?:phone|telephone|mobile|cell)(?: number)? is)\s+(\+?1?[ (]*[0-9]{3}[) .-]*[0-9]{3}[ .-]*[0-9]{4})"#,
+                              sensitive: true, transform: phone)
+        }
+    }
+}

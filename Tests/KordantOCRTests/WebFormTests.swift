@@ -1,0 +1,93 @@
+import Foundation
+@testable import KordantOCR
+import Testing
+
+/// Forms as a browser lays them out (found on the browser-rendered dev corpus,
+/// `scripts/make-doc-corpus-web`): addresses wrapped after a hyphen, hints in brackets and short
+/// words after a label, qualified labels, request options in other words, dates printed day first.
+@Suite struct WebFormTests {
+    @Test(arguments: [("Opt out of the sale of my data", "do_not_sell"), ("Stop sharing my information with third parties", "do_not_sell"),
+                      ("Remove me from marketing and mailing lists", "opt_out_marketing"),
+                      ("Delete all personal data you hold about me", "delete"), ("Remove my profile and all associated records", "delete"),
+                      ("Provide a copy of the data you hold about me", "access"), ("Right to know: send me my data", "access"),
+                      ("Tell me what you hold about me", "access"), ("Erase all records about me", "delete")])
+    func requestOptionsInOtherWords(text: String, key: String) {
+        #expect(FieldExtractor.optionKey(text) == key)
+    }
+
+    /// An option of the list whose box says nothing is not left out quietly: the ticked ones are
+    /// kept, for review.
+    @Test func anOptionWhoseBoxSaysNothingSendsTheListToReview() {
+        let unread = FieldExtractor.optout(WordPage(["Name: Ana Lima", "[X] Delete my information from your records",
+                                                     "Stop sharing my information with third parties", "[ ] No marketing e-mails"]).lines)
+        #expect(unread["request_options"]?.value.string == "delete" && unread["request_options"]?.needsReview == true)
+        let read = FieldExtractor.optout(WordPage(["Name: Ana Lima", "[X] Delete my information from your records",
+                                                   "[X] Stop sharing my information with third parties", "[ ] No marketing e-mails"]).lines)
+        #expect(read["request_options"]?.value.string == "delete,do_not_sell" && read["request_options"]?.needsReview == false)
+    }
+
+    /// A listing address wrapped after a hyphen is joined with the rest on the next line; cut off
+    /// with nothing to join, it is kept for review, never passed off as whole.
+    @Test func aWrappedListingAddressIsJoinedOrReviewed() {
+        let wrapped = FieldExtractor.optout(WordPage(["Name: Ana Lima", "Listing URL: https://www.spokeo.com/people/ana-maria-",
+                                                      "lima-costa/51571", "Date: 2024-01-02"]).lines)
+        #expect(wrapped["listing_url"]?.value.string == "https://www.spokeo.com/people/ana-maria-lima-costa/51571")
+        #expect(wrapped["listing_url"]?.needsReview == true)
+        let cut = FieldExtractor.optout(WordPage(["Name: Ana Lima", "Listing URL: https://www.spokeo.com/people/ana-",
+                                                  "Date: 2024-01-02"]).lines)
+        #expect(cut["listing_url"]?.value.string == "https://www.spokeo.com/people/ana-" && cut["listing_url"]?.needsReview == true)
+        let whole = FieldExtractor.optout(WordPage(["Name: Ana Lima", "Listing URL: https://www.spokeo.com/people/ana-lima/51571",
+                                                    "Date: 2024-01-02"]).lines)
+        #expect(whole["listing_url"]?.value.string == "https://www.spokeo.com/people/ana-lima/51571")
+    }
+
+    /// A hint in brackets after a label, a short word before its colon and a qualifying word before
+    /// it are all the label's: the value is what follows.
+    @Test func labelsWithHintsTailsAndQualifiers() {
+        let f = FieldExtractor.optout(WordPage(["Opt-Out Request to Spokeo", "Name (as listed): Ana Lima",
+                                                "DOB (MM/DD/YYYY): 03/21/1980", "Phone (optional): 512-555-0147",
+                                                "Ticket No.: REQ-123456", "Submitted on: March 3, 2024",
+                                                "Current street address   12 Oak Street", "Cell phone   512-555-0147"]).lines)
+        #expect(f["full_name"]?.value.string == "Ana Lima")
+        #expect(f["date_of_birth"]?.value.string == "1980-03-21")
+        #expect(f["phone"].map { $0.value.string?.filter(\.isNumber) } == "5125550147")
+        #expect(f["request_id"]?.value.string == "REQ-123456")
+        #expect(f["date"]?.value.string == "2024-03-03")
+        #expect(f["street_address"]?.value.string == "12 Oak Street")
+    }
+
+    /// A request written as an e-mail: who is asking, in sentences ("I" read as "|" too), and the
+    /// header's date with its weekday and time.
+    @Test func aRequestInProse() {
+        var p = WordPage(["From: Ana Lima <ana.lima@example.com>", "To: privacy@spokeo.com", "Date: Tue, 14 Mar 2023 10:22",
+                          "Subject: Removal request REQ-209302", "To the Spokeo privacy team,"])
+        p.line("My name is Ana Maria Lima and | was born on 01/25/1980. | live at 12 Oak Street,", y: 400)
+        p.line("Austin, TX 78701. You can reach me at (512) 555-0147 or at this address.", y: 450, continues: true)
+        let f = FieldExtractor.optout(p.lines)
+        #expect(f["full_name"]?.value.string == "Ana Maria Lima")
+        #expect(f["date_of_birth"]?.value.string == "1980-01-25")
+        #expect(f["street_address"]?.value.string == "12 Oak Street" && f["city"]?.value.string == "Austin")
+        #expect(f["state"]?.value.string == "TX" && f["zip"]?.value.string == "78701")
+        #expect(f["phone"].map { $0.value.string?.filter(\.isNumber) } == "5125550147")
+        #expect(f["date"]?.value.string == "2023-03-14")
+        // A sentence that names no one gives no name.
+        #expect(FieldExtractor.optout(WordPage(["I am writing to ask you to delete my data.", "Email: ana@example.com"]).lines)["full_name"] == nil)
+    }
+
+    /// A date of numbers only: over 12 first, it can only be day first; both ways possible, the
+    /// page's other dates decide; with nothing to decide and full stops between, it goes to review.
+    @Test func datesPrintedDayFirst() {
+        #expect(FieldExtractor.isoDate("26.11.2016")?.string == "2016-11-26")
+        #expect(FieldExtractor.isoDate("11/26/2016")?.string == "2016-11-26")
+        let card = FieldExtractor.idVisual(WordPage(["IDENTITY CARD", "Surname: LIMA", "Given names: ANA",
+                                                     "Date of birth: 08.12.1980", "Date of issue: 26.11.2016",
+                                                     "Expiry: 25.11.2026"]).lines)
+        #expect(card["date_of_birth"]?.value.string == "1980-12-08")
+        let alone = FieldExtractor.idVisual(WordPage(["IDENTITY CARD", "Surname: LIMA", "Given names: ANA",
+                                                      "Date of birth: 08.12.1980"]).lines)
+        #expect(alone["date_of_birth"]?.value.string == "1980-08-12" && alone["date_of_birth"]?.needsReview == true)
+        let us = FieldExtractor.idVisual(WordPage(["DRIVER LICENSE", "Surname: LIMA", "Given names: ANA",
+                                                   "DOB: 08/12/1980", "EXP: 08/30/2030"]).lines)
+        #expect(us["date_of_birth"]?.value.string == "1980-08-12" && us["date_of_birth"]?.needsReview == false)
+    }
+}
