@@ -70,6 +70,10 @@ import Testing
         #expect(f["state"]?.value.string == "TX" && f["zip"]?.value.string == "78701")
         #expect(f["phone"].map { $0.value.string?.filter(\.isNumber) } == "5125550147")
         #expect(f["date"]?.value.string == "2023-03-14")
+        // A name longer than the sentence pattern's reach is not taken cut short.
+        let long = FieldExtractor.optout(WordPage(["Email: ana@example.com",
+                                                   "My name is Juan Carlos Alberto de la Cruz Nunez Garcia Lopez Marquez and I ask you to delete my data."]).lines)
+        #expect(long["full_name"] == nil)
         // A sentence that names no one gives no name.
         #expect(FieldExtractor.optout(WordPage(["I am writing to ask you to delete my data.", "Email: ana@example.com"]).lines)["full_name"] == nil)
     }

@@ -6,8 +6,9 @@ import Foundation
 /// field gave nothing, from the page's running text (Tesseract paragraphs, so a sentence wrapped
 /// over two lines is whole), and each value must pass its field's validator.
 extension FieldExtractor {
-    /// A person's name in a sentence: capitalised words and the particles names carry.
-    static let proseName = #"([A-Z][\p{L}'’.-]+(?: (?:[A-Z][\p{L}'’.-]+|de|da|di|du|del|der|van|von|bin|bint|al|la|le|y|dos|das)){1,5})"#
+    /// A person's name in a sentence: capitalised words and the particles names carry, up to where
+    /// the clause ends (a mark, "and", "I", the line's end), so that a name is never taken cut short.
+    static let proseName = #"([A-Z][\p{L}'’.-]+(?: (?:[A-Z][\p{L}'’.-]+|de|da|di|du|del|der|van|von|bin|bint|al|la|le|y|dos|das)){1,8})(?=[.,;]|\s+(?:(?:and|who|I)\b|\|)|\s*$)"#
     /// A date as letters write it.
     static let proseDate = #"((?:[A-Z][a-z]{2,8}\.? [0-9]{1,2}(?:st|nd|rd|th)?,? [0-9]{4})|(?:[0-9]{1,2} [A-Z][a-z]{2,8} [0-9]{4})|(?:[0-9]{1,2}[./-][0-9]{1,2}[./-][0-9]{4})|(?:[0-9]{4}-[0-9]{2}-[0-9]{2}))"#
 
