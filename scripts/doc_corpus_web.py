@@ -221,7 +221,7 @@ def idcard(rng, family):
                 f"<span class=n>9</span> CLASS C &nbsp; <span class=n>12</span> RESTR NONE &nbsp; <span class=n>16</span> HGT 5'-0{rng.randint(1, 9)}\""]
         plain = [f"4d DLN {number}", f"1 {surname}", f"2 {given}", f"8 {st['street'].upper()}", f"{st['city'].upper()}, {st['state']} {st['zip']}",
                  f"3 DOB {fmt(dob, style)} 15 SEX {sex}", f"4a ISS {fmt(iss, style)} 4b EXP {fmt(exp, style)}",
-                 f"9 CLASS C 12 RESTR NONE 16 HGT"]
+                 "9 CLASS C 12 RESTR NONE 16 HGT"]
         d.add("<div class=info>" + "".join(f"<div>{r}</div>" for r in rows) + "</div>", *plain)
     else:  # web-id-card-bilingual: label over value, English / French, an issue date beside the others
         number = f"{rng.choice('ABCDEFGHJKLMNPRSTUVWXYZ')}{rng.choice('ABCDEFGHJKLMNPRSTUVWXYZ')}{rng.randint(1000000, 9999999)}"
