@@ -18,6 +18,8 @@ extension FieldExtractor {
     /// "I" as a word, as Tesseract also reads it ("| live at", "l am").
     static let proseI = #"(?:^|(?<=\s))[I|l]"#
 
+    /// The requester's name, birth date, address and phone from the page's sentences, each only
+    /// where `f` has none.
     static func proseDetails(_ f: inout [String: Field], paragraphs: [TextLine]) {
         if f["full_name"] == nil {
             f["full_name"] = find(paragraphs, #"(?:(?i:\bmy name is|\bmy full name is)|"# + proseI + #" am)\s+"# + proseName, sensitive: true, transform: fullName)
