@@ -18,8 +18,11 @@ extension FieldExtractor {
         var year: Int
     }
 
+    /// Compiled once: every page of every kind is scanned for these dates.
+    private static let numericDatePattern = try? NSRegularExpression(pattern: #"(?<![0-9])([0-9]{1,2})([./-])([0-9]{1,2})\2([0-9]{4})(?![0-9])"#)
+
     static func numericDates(_ text: String) -> [NumericDate] {
-        guard let re = try? NSRegularExpression(pattern: #"(?<![0-9])([0-9]{1,2})([./-])([0-9]{1,2})\2([0-9]{4})(?![0-9])"#) else { return [] }
+        guard let re = numericDatePattern else { return [] }
         let ns = text as NSString
         return re.matches(in: text, range: NSRange(location: 0, length: ns.length)).compactMap { m in
             guard let a = Int(ns.substring(with: m.range(at: 1))), let b = Int(ns.substring(with: m.range(at: 3))),
@@ -31,23 +34,23 @@ extension FieldExtractor {
     /// Date fields read from a numbers-only date whose day and month could be either way round,
     /// re-read in the order the page's other dates show, or sent to review (see the type's note).
     static func dayOrderChecked(_ f: inout [String: Field], lines: [TextLine]) {
+        // Only values whose day and month could be swapped; the page is read for them alone.
+        let ambiguous = dateFields.compactMap { name -> (name: String, y: Int, m: Int, d: Int)? in
+            guard let parts = f[name]?.value.string?.split(separator: "-").compactMap({ Int($0) }), parts.count == 3,
+                  parts[1] != parts[2], parts[1] <= 12, parts[2] <= 12 else { return nil }
+            return (name, parts[0], parts[1], parts[2])
+        }
+        guard !ambiguous.isEmpty else { return }
         let dates = lines.flatMap { numericDates($0.text) }
-        guard !dates.isEmpty else { return }
-        for name in dateFields {
-            guard let field = f[name], let iso = field.value.string else { continue }
-            let parts = iso.split(separator: "-").compactMap { Int($0) }
-            guard parts.count == 3 else { continue }
-            let (y, m, d) = (parts[0], parts[1], parts[2])
-            // The printed date this value was read from, when it reads both ways.
-            guard m != d, m <= 12, d <= 12,
-                  let printed = dates.first(where: { $0.year == y && (($0.first == m && $0.second == d) || ($0.first == d && $0.second == m)) })
+        for (name, y, m, d) in ambiguous {
+            // The printed date this value was read from.
+            guard let printed = dates.first(where: { $0.year == y && (($0.first == m && $0.second == d) || ($0.first == d && $0.second == m)) })
             else { continue }
             let same = dates.filter { $0.separator == printed.separator }
             let dayFirst = same.contains { $0.first > 12 && $0.first <= 31 && $0.second <= 12 }
             let monthFirst = same.contains { $0.second > 12 && $0.second <= 31 && $0.first <= 12 }
             if dayFirst && !monthFirst {
-                let reread = String(format: "%04d-%02d-%02d", y, printed.second, printed.first)
-                if reread != iso { f[name]?.value = .text(reread) }
+                f[name]?.value = .text(String(format: "%04d-%02d-%02d", y, printed.second, printed.first))
             } else if dayFirst == monthFirst, printed.separator == "." {
                 f[name]?.needsReview = true
             }
