@@ -643,7 +643,8 @@ public final class OCRWorker {
         case .deed: fields = FieldExtractor.deed(layoutLines)
         case .optout:
             let reader = image.map(TickBoxReader.init)
-            fields = FieldExtractor.optout(layoutLines, tick: reader.map { r in { label, height in r.mark(before: back(label), height: height) } })
+            fields = FieldExtractor.optout(layoutLines, tick: reader.map { r in { label, height in r.mark(before: back(label), height: height) } },
+                                           after: reader.map { r in { last, height in r.mark(after: last, height: height, width: page.width, back: back) } })
         case .id: (fields, mrz, agreement) = identity(lines: lines, visual: FieldExtractor.idVisual(layoutLines).mapValues { f in
             var f = f
             f.box = f.box.map(back)

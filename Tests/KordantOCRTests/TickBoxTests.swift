@@ -127,4 +127,55 @@ import Testing
         #expect(start(["Stop", "selling", "my", "data"]) == 0)
         #expect(start(["delete", "my", "data"]) == nil)
     }
+
+    /// A strip right of an option (as ``TickBoxReader/mark(after:height:width:back:)`` samples it):
+    /// a table's borders cross it from top to bottom and are passed over; the first mark after
+    /// them is read as a box left of an option is.
+    @Test func aMarkInAColumnRightOfTheOption() throws {
+        let h = 30
+        func strip(_ draw: (inout [[Bool]]) -> Void) -> GrayImage {
+            let (w, rows) = (20 * h, h + 2 * (h / 3))
+            var mask = [[Bool]](repeating: [Bool](repeating: false, count: w), count: rows)
+            for x in [2 * h, 16 * h] { for y in 0..<rows { mask[y][x] = true; mask[y][x + 1] = true } }
+            draw(&mask)
+            return GrayImage(width: w, height: rows, pixels: mask.flatMap { $0.map { $0 ? 40 : 230 } })
+        }
+        for crossed in [false, true] {
+            let gray = strip { Self.box(&$0, x: 10 * h, y: h / 3 + 2, size: 26, stroke: 3, crossed: crossed) }
+            let found = try #require(TickBoxReader.firstMark(in: gray, height: h))
+            #expect(found.0 == (crossed ? .ticked : .empty) && abs(found.x - (10 * h + 13)) <= 1)
+        }
+        // Nothing but the borders: no mark. A letter-like stroke first: not a box, so nothing.
+        #expect(TickBoxReader.firstMark(in: strip { _ in }, height: h) == nil)
+        let letter = strip { m in
+            for y in 8..<40 { m[y][6 * h] = true; m[y][6 * h + 1] = true }
+            Self.box(&m, x: 10 * h, y: h / 3 + 2, size: 26, stroke: 3, crossed: true)
+        }
+        #expect(TickBoxReader.firstMark(in: letter, height: h) == nil)
+    }
+
+    /// Marks right of the options count where they stand in one column; a mark far off that
+    /// column is not read as the option's box, and the list goes to review.
+    @Test func marksInAColumnRightOfTheOptions() throws {
+        let rows = [
+            TextLine(words: Self.row(nil, "Remove my profile and all associated records", y: 100)),
+            TextLine(words: Self.row(nil, "Do not sell or share my personal information", y: 150)),
+            TextLine(words: Self.row(nil, "No marketing e-mails, calls or mail", y: 200)),
+            TextLine(words: Self.row(nil, "Right to know: send me my data", y: 250)),
+        ]
+        let column: (BoundingBox, Int) -> (mark: TickMark?, x: Int)? = { last, _ in
+            last.y == 200 ? (.empty, 2000) : (.ticked, 2002)
+        }
+        let read = try #require(FieldExtractor.requestOptions(rows, tick: { _, _ in nil }, after: column))
+        #expect(read.value == .text("access,delete,do_not_sell") && !read.needsReview)
+        // One mark far right of the others' column: that row is not decided, so a person looks.
+        let astray: (BoundingBox, Int) -> (mark: TickMark?, x: Int)? = { last, _ in
+            last.y == 250 ? (.ticked, 2600) : last.y == 200 ? (.empty, 2000) : (.ticked, 2002)
+        }
+        let partly = try #require(FieldExtractor.requestOptions(rows, tick: { _, _ in nil }, after: astray))
+        #expect(partly.value == .text("delete,do_not_sell") && partly.needsReview)
+        // "No" opening an option is its first word, not a box read as text.
+        let none = FieldExtractor.requestOptions(rows, tick: { _, _ in nil })
+        #expect(none == nil)
+    }
 }

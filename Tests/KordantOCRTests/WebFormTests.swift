@@ -94,4 +94,40 @@ import Testing
                                                    "DOB: 08/12/1980", "EXP: 08/30/2030"]).lines)
         #expect(us["date_of_birth"]?.value.string == "1980-08-12" && us["date_of_birth"]?.needsReview == false)
     }
+
+    /// A table's label cell wrapped onto two lines, its value centred between them in the next
+    /// cell, is one label for that value; the label may run on in small words ("… on file").
+    @Test func labelCellsWrappedOntoTwoLines() {
+        var page = WordPage()
+        page.line("Opt-Out Request to Spokeo", y: 20)
+        for (top, value, bottom, x, y) in [("Current street", "7321 Hillcrest Boulevard", "address", 100, 100),
+                                          ("Email address on", "sjoerd84@example.com", "file", 100, 200),
+                                          ("Best number to", "702.809.1448", "reach you", 1000, 200)] {
+            page.line(top, x: x, y: y)
+            page.line(value, x: x + 400, y: y + 20)
+            page.line(bottom, x: x, y: y + 40)
+        }
+        let f = FieldExtractor.optout(page.lines)
+        #expect(f["street_address"]?.value.string == "7321 Hillcrest Boulevard")
+        #expect(f["email"]?.value.string == "sjoerd84@example.com")
+        #expect(f["phone"].map { $0.value.string?.filter(\.isNumber) } == "7028091448")
+        // A label over its value, with nothing beside them, stays two lines.
+        let stacked = PageLayout(lines: WordPage(["Full name", "ana lima", "Date of birth"]).lines)
+        #expect(stacked.rows.count == 3)
+    }
+
+    /// A word's capital I read as "l" before a capital ("lJzerman") is the I: no name word starts so.
+    @Test func aCapitalIReadAsLInAName() {
+        #expect(FieldExtractor.name("Sjoerd lJzerman")?.string == "Sjoerd IJzerman")
+        #expect(FieldExtractor.name("Isabel llanos")?.string == nil)
+    }
+
+    /// A licence number printed in groups with dashes is one number; dashed digits alone (a date,
+    /// a phone number) are none.
+    @Test func aDocumentNumberInDashedGroups() {
+        #expect(FieldExtractor.documentNumber("J173-2739-2236")?.string == "J17327392236")
+        #expect(FieldExtractor.documentNumber("07-06-2032") == nil)
+        #expect(FieldExtractor.documentNumber("555-123-4567") == nil)
+        #expect(FieldExtractor.documentNumber("J173--2739") == nil)
+    }
 }

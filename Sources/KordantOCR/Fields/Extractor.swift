@@ -123,8 +123,9 @@ enum FieldExtractor {
         return review(doubtful(f, labelled: labelledOnly, page: page))
     }
 
-    /// Fields of an opt-out request. `tick`: see ``requestOptions(_:tick:)``.
-    static func optout(_ lines: [TextLine], tick: ((_ label: BoundingBox, _ height: Int) -> TickMark?)? = nil) -> [String: Field] {
+    /// Fields of an opt-out request. `tick`, `after`: see ``requestOptions(_:tick:after:)``.
+    static func optout(_ lines: [TextLine], tick: ((_ label: BoundingBox, _ height: Int) -> TickMark?)? = nil,
+                       after: ((_ last: BoundingBox, _ height: Int) -> (mark: TickMark?, x: Int)?)? = nil) -> [String: Field] {
         // The broker's letterhead and footer hold its own address and phone: not the requester's.
         let domains = brokerDomains(lines)
         let byDomain = brokerByDomain(lines, domains: domains)
@@ -200,7 +201,7 @@ enum FieldExtractor {
                 break
             }
         }
-        if let options = requestOptions(optionLines(page.layout), tick: tick) { f["request_options"] = options }
+        if let options = requestOptions(optionLines(page.layout), tick: tick, after: after) { f["request_options"] = options }
         dayOrderChecked(&f, lines: lines)
         var reviewed = review(doubtful(f, labelled: labelledOnly, page: page))
         listingURLAgreed(&reviewed, lines: lines)
@@ -227,28 +228,49 @@ enum FieldExtractor {
     /// The ticked request options ("[X] Delete my personal information"), canonical and sorted.
     /// `tick`, when the page's pixels are at hand, says what the box left of an option's first
     /// word holds (``TickBoxReader``); its answer is taken over the text's, and where the two
-    /// disagree the field goes to review.
-    static func requestOptions(_ rows: [TextLine], tick: ((_ label: BoundingBox, _ height: Int) -> TickMark?)? = nil) -> Field? {
+    /// disagree the field goes to review. `after` finds the first mark right of an option's text
+    /// (its answer and its x): where the left says nothing, marks found at one x on two rows or
+    /// more are the list's column of boxes.
+    static func requestOptions(_ rows: [TextLine], tick: ((_ label: BoundingBox, _ height: Int) -> TickMark?)? = nil,
+                               after: ((_ last: BoundingBox, _ height: Int) -> (mark: TickMark?, x: Int)?)? = nil) -> Field? {
         var ticked: [String] = [], words: [Word] = [], found = 0, doubtful = false
         var decidedRows: [Int] = [], undecidedRows: [Int] = []
+        var right: [(index: Int, key: String, words: [Word], mark: TickMark?, byText: TickMark?, x: Int, height: Int)] = []
         for (index, row) in rows.enumerated() {
             // One word is an option only after a box its pixels show ("☐ Access" side by side).
             guard let key = optionKey(row.text), row.words.count >= (tick == nil ? 2 : 1), row.words.count <= 12 else { continue }
+            let start = optionStart(row.words)
             let mark = row.words[0].text
             let inner = mark.filter { !"[]()|{}_".contains($0) }
-            let isWord = inner.count >= 3 && inner.allSatisfy(\.isLetter)
+            // (A short word opening the option is no box: "No marketing e-mails", "Do not sell".)
+            let isWord = (start == 0 && Self.shortOpeningWords.contains(mark)) || (inner.count >= 3 && inner.allSatisfy(\.isLetter))
             let readAsMark = mark.hasPrefix("[") || mark.hasPrefix("(") || mark.hasPrefix("|") || (!isWord && inner.count <= 3)
             // An empty box reads as nothing or as box-like letters ("O", "LJ", "[]", "(1", "C1]":
             // on the three dev seeds "1" came only from empty boxes, 8 times); a crossed one as
             // "X", or, drawn and copied, as "&", "2d", "KI": ticked, but for review.
-            let byText: TickMark? = readAsMark ? (inner.allSatisfy { "Oo0CDULJIl|1".contains($0) } ? .empty : .ticked) : nil
+            // A lone bar is as likely a table's rule as a box's side: it says nothing.
+            let rule = mark.allSatisfy { $0 == "|" }
+            let byText: TickMark? = readAsMark && !rule ? (inner.allSatisfy { "Oo0CDULJIl|1".contains($0) } ? .empty : .ticked) : nil
             var byPixels: TickMark?
-            if let tick, let start = optionStart(row.words) {
+            if let tick, let start {
                 let h = PageLayout.median(row.words[start...].map(\.box.height))
                 byPixels = tick(row.words[start].box, h)
             }
             // A box read as nothing is an option only when its pixels show one.
             guard let decided = byPixels ?? byText else {
+                // Nothing left of the option: the first mark right of its text may be the box,
+                // unless another option stands beside it (options side by side have their boxes
+                // on their left: the next option's box is not this one's).
+                let beside = rows.indices.contains { $0 != index && optionKey(rows[$0].text) != nil && Self.sameLine(rows[$0], row) }
+                if let after, let start, !beside {
+                    let trailing = trailingMark(row.words, from: start)
+                    let text = Array(row.words[start..<trailing.end])
+                    let h = PageLayout.median(text.map(\.box.height))
+                    if let seen = after(text[text.count - 1].box, h) {
+                        right.append((index, key, text, seen.mark, trailing.byText, seen.x, h))
+                        continue
+                    }
+                }
                 undecidedRows.append(index)
                 continue
             }
@@ -264,6 +286,27 @@ enum FieldExtractor {
                 doubtful = true
             }
         }
+        // Marks right of the options count as a column: two rows or more, their centres within a
+        // letter and a half of each other's median (not a word or a stamp beside one option).
+        if right.count >= 2 {
+            let xs = right.map(\.x).sorted(), mid = xs[xs.count / 2]
+            for r in right {
+                guard 2 * abs(r.x - mid) <= 3 * r.height, let mark = r.mark else {
+                    undecidedRows.append(r.index)
+                    continue
+                }
+                found += 1
+                decidedRows.append(r.index)
+                if mark == .ticked {
+                    ticked.append(r.key)
+                    words += r.words
+                }
+                if let byText = r.byText, byText != mark { doubtful = true }
+            }
+        } else {
+            undecidedRows += right.map(\.index)
+        }
+        decidedRows.sort()
         guard found >= 2, !ticked.isEmpty else { return nil }
         // An option in the list whose box says nothing (a mark in a far column, a glyph neither
         // blank nor crossed) may be ticked: the list is incomplete, not a smaller request.
@@ -272,6 +315,37 @@ enum FieldExtractor {
         var f = field(.text(Array(Set(ticked)).sorted().joined(separator: ",")), words)
         f.needsReview = doubtful || f.needsReview
         return f
+    }
+
+    /// Two-letter words an option may open with, which a box read as text is not.
+    static let shortOpeningWords: Set<String> = ["No", "Do", "My", "To", "Me", "Re"]
+
+    /// Two lines side by side: their boxes' vertical extents overlap by half the lower one's height.
+    static func sameLine(_ a: TextLine, _ b: TextLine) -> Bool {
+        guard let x = a.words.first?.box, let y = b.words.first?.box else { return false }
+        let (ab, bb) = (a.words.dropFirst().reduce(x) { $0.union($1.box) }, b.words.dropFirst().reduce(y) { $0.union($1.box) })
+        let overlap = min(ab.y + ab.height, bb.y + bb.height) - max(ab.y, bb.y)
+        return 2 * overlap >= min(ab.height, bb.height)
+    }
+
+    /// Where an option's text ends (`end`: exclusive, from `start`) and what a mark read after
+    /// it says: a last word or two past a wide gap, short and with at most two letters ("[X]",
+    /// "[ ]", "X"), is its box read as text, not its words (`byText`: nil when none was read, or it
+    /// reads as neither).
+    static func trailingMark(_ words: [Word], from start: Int) -> (end: Int, byText: TickMark?) {
+        var end = words.count
+        while end - 1 > start {
+            let w = words[end - 1], before = words[end - 2]
+            let h = max(before.box.height, 1)
+            let letters = w.text.filter(\.isLetter)
+            guard w.text.count <= 4, letters.count <= 2, w.box.x - (before.box.x + before.box.width) > 2 * h else { break }
+            end -= 1
+        }
+        let mark = words[end...].map(\.text).joined()
+        let inner = mark.filter { !"[]()|{}_".contains($0) }
+        let byText: TickMark? = mark.isEmpty ? nil : inner.isEmpty || inner.allSatisfy({ "Oo0CDULJIl|1".contains($0) }) ? .empty
+            : inner.contains(where: { "XxKk✓✔×".contains($0) }) ? .ticked : nil
+        return (end, byText)
     }
 
     /// The request option a line names, canonical. Sale before marketing before deletion before
@@ -283,7 +357,8 @@ enum FieldExtractor {
         return any(["sell", "sale of", "share", "sharing"]) ? "do_not_sell"
             : lower.contains("marketing") ? "opt_out_marketing"
             : any(["delet", "erase", "remove my", "remove me"]) ? "delete"
-            : any(["copy of", "what you hold", "you hold", "access", "right to know"]) ? "access" : nil
+            : any(["copy of", "what you hold", "you hold", "access", "right to know"])
+                || lower.range(of: #"copy\b"#, options: .regularExpression) != nil ? "access" : nil
     }
 
     /// Lines to read request options from: a row whose cells name two options or more ("[X] Delete

@@ -57,11 +57,7 @@ struct PageLayout {
                 rows.append(([s], c, h))
             }
         }
-        self.rows = rows.map { r in
-            let segs = r.segments.sorted { $0.box.x < $1.box.x }
-            return Row(segments: segs, box: segs.dropFirst().reduce(segs[0].box) { $0.union($1.box) },
-                       height: Self.median(segs.flatMap { $0.words.map(\.box.height) }))
-        }
+        self.rows = Self.wrappedCellsJoined(rows.map { r in Self.row(r.segments) })
         var paragraphs: [TextLine] = []
         var current: [Word] = [], key: (Int, Int)?
         for line in lines {
@@ -76,6 +72,60 @@ struct PageLayout {
         }
         if !current.isEmpty { paragraphs.append(TextLine(words: current)) }
         self.paragraphs = paragraphs
+    }
+
+    /// A row of `segments`, left to right.
+    static func row(_ segments: [Segment]) -> Row {
+        let segs = segments.sorted { $0.box.x < $1.box.x }
+        return Row(segments: segs, box: segs.dropFirst().reduce(segs[0].box) { $0.union($1.box) },
+                   height: Self.median(segs.flatMap { $0.words.map(\.box.height) }))
+    }
+
+    /// A table's label cell wrapped onto two lines ("Current street" over "address", "Email
+    /// address on" over "file") with its value on one line in the next cell, centred between them:
+    /// the two lines are one cell, on the value's row (whichever row the value was grouped into).
+    /// The second line goes on in small letters and neither holds a digit (a label over its value
+    /// does not: "Name" over "Ana Lima").
+    static func wrappedCellsJoined(_ rows: [Row]) -> [Row] {
+        var rows = rows
+        func centre(_ b: BoundingBox) -> Int { 2 * b.y + b.height }
+        func find(_ i: Int) -> (a: Int, j: Int, b: Int, k: Int)? {
+            let h = max(rows[i].height, 4)
+            for (ai, a) in rows[i].segments.enumerated() where a.words.count <= 4 && !a.text.contains(where: \.isNumber) {
+                for j in (i + 1)...min(i + 2, rows.count - 1) {
+                    guard let bi = rows[j].segments.firstIndex(where: { 2 * abs($0.box.x - a.box.x) <= h }) else { continue }
+                    let b = rows[j].segments[bi]
+                    guard b.words.count <= 3, b.text.first?.isLowercase == true, !b.text.contains(where: \.isNumber),
+                          b.box.y - (a.box.y + a.box.height) <= h,
+                          !rows[(i + 1)..<j].contains(where: { $0.segments.contains { overlapX($0.box, a.box) || overlapX($0.box, b.box) } })
+                    else { break }
+                    // The value: right of both lines, its centre a quarter letter or more inside theirs.
+                    let right = max(a.box.x + a.box.width, b.box.x + b.box.width)
+                    for k in i...j where rows[k].segments.contains(where: { v in
+                        v.box.x > right && centre(v.box) - centre(a.box) >= h / 2 && centre(b.box) - centre(v.box) >= h / 2 }) {
+                        return (ai, j, bi, k)
+                    }
+                    break
+                }
+            }
+            return nil
+        }
+        var i = 0
+        while i + 1 < rows.count {
+            guard let (ai, j, bi, k) = find(i) else {
+                i += 1
+                continue
+            }
+            let joined = Segment(rows[i].segments[ai].words + rows[j].segments[bi].words)
+            rows[j].segments.remove(at: bi)
+            rows[i].segments.remove(at: ai)
+            rows[k].segments.append(joined)
+            for r in Set([i, j, k]).sorted(by: >) {
+                if rows[r].segments.isEmpty { rows.remove(at: r) } else { rows[r] = row(rows[r].segments) }
+            }
+            // (Row i, if left, may hold a second such cell: "… on" beside "Best number to".)
+        }
+        return rows
     }
 
     /// Photocopy speckle read as a word: a poorly read token far shorter than its line's words
@@ -351,6 +401,8 @@ extension PageLayout {
     static let labelQualifiers: Set<String> = ["current", "your", "primary", "permanent", "present", "legal", "preferred", "best", "home"]
     /// Short words printed between a label and its colon ("Ticket No.:", "Submitted on:").
     static let labelTails: Set<String> = ["no", "nr", "on", "number", "num", "id", "at"]
+    /// Small words that carry a label on in its cell ("… on file", "… to reach you", "… as listed").
+    static let labelLinks: Set<String> = ["on", "to", "of", "as", "for", "at", "in", "by"]
 
     /// A mark between a label and its value that parts them as a colon does: a table's rule read
     /// as "|" or "__|", or a dash ("—", "—-").
@@ -401,6 +453,16 @@ extension PageLayout {
                     colon = words[j].text.hasSuffix(":")
                     end = j + 1
                 }
+            }
+            // A table's label cell may run on past its synonym in small words ("Email address on
+            // file", "Best number to reach you"): up to four, letters only, one of them a link
+            // ("on", "to", "as"), when the value is in the next cell.
+            if !colon, start <= (keys.firstIndex { !$0.isEmpty } ?? 0), end < words.count, s + 1 < rows[r].segments.count,
+               words.count - end <= 4,
+               words[end...].allSatisfy({ $0.text.first?.isLowercase == true && $0.text.allSatisfy(\.isLetter) }),
+               words[end...].contains(where: { Self.labelLinks.contains($0.text) }) {
+                colon = true
+                end = words.count
             }
             // A label that opens its cell (its phrase, or after a table's rule or a wide gap) and is
             // followed by a rule read as "|", a dash ("Name - Ana Lima") or a gap wider than a

@@ -122,7 +122,9 @@ extension FieldExtractor {
     static func name(_ s: String) -> FieldValue? {
         // A hyphen read with a space beside it ("MIN- JUN", "OKONKWO - EZE") joins a double name.
         let joined = s.replacingOccurrences(of: #"(?<=\p{L})\s*-\s+(?=\p{L})|(?<=\p{L})\s+-\s*(?=\p{L})"#, with: "-", options: .regularExpression)
-        var t = trimmed(joined).trimmingCharacters(in: CharacterSet(charactersIn: "\"“”'()[] ,."))
+        // A word's capital I before a capital is read as "l" ("lJzerman"); no name word starts "l" so.
+        let capitalI = joined.replacingOccurrences(of: #"(?<![\p{L}'’])l(?=\p{Lu})"#, with: "I", options: .regularExpression)
+        var t = trimmed(capitalI).trimmingCharacters(in: CharacterSet(charactersIn: "\"“”'()[] ,."))
         for suffix in [", Grantor", ", Grantee", " Grantor", " Grantee"] where t.hasSuffix(suffix) { t = String(t.dropLast(suffix.count)) }
         t = trimmed(t)
         if t.hasSuffix(" and") || t.hasSuffix(" AND") { return nil }
@@ -349,8 +351,14 @@ extension FieldExtractor {
         return t.count == 3 && t.allSatisfy({ $0.isASCII && $0.isLetter }) ? .text(t) : nil
     }
 
+    /// A document's number: 5–12 letters and digits, at least one digit. Groups joined by dashes
+    /// ("J173-2739-2236", as some licences print it) are one number when a letter shows it is no
+    /// date or phone number.
     static func documentNumber(_ s: String) -> FieldValue? {
-        let t = trimmed(s).uppercased().replacingOccurrences(of: " ", with: "")
+        var t = trimmed(s).uppercased().replacingOccurrences(of: " ", with: "")
+        if t.contains("-"), t.contains(where: \.isLetter), t.range(of: #"^[A-Z0-9]+(-[A-Z0-9]+)+$"#, options: .regularExpression) != nil {
+            t = t.replacingOccurrences(of: "-", with: "")
+        }
         guard (5...12).contains(t.count), t.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }), t.contains(where: \.isNumber)
         else { return nil }
         return .text(t)

@@ -45,6 +45,11 @@ public struct MRZScanOptions: Sendable {
     /// as its locating). On the dev seeds and the real images a zone found sat at most at 0.91
     /// of the bound before those searches, negatives from 0.79 up (most above 1.1).
     public var refinableDistance = 1.15
+    /// Try every line of a reading without the MRZ's structure one cell either way, not only a
+    /// line the grammar overrode alone (see `MRZScanner.realigned`). The reader sets it for its
+    /// last look, after every band it read failed: a grid of the wrong length shifted onto a
+    /// shorter zone can gain the structure, and must not keep the right band from being read.
+    public var shiftEveryLine = false
     /// Weight of the learned cell reader's log-probabilities (``MRZCellClassifier``) beside the
     /// templates'; 0 leaves it out. Fitted with ``tesseractWeight``.
     public var cellModelWeight = 1.6
@@ -152,7 +157,8 @@ enum MRZScanner {
     /// The zone read from the best of `bands`, or nil.
     ///
     /// The band whose glyphs match OCR-B best is read; if it is read but does not hold together as
-    /// an MRZ, the best of the others is read once more. A grid's match is summed over its cells,
+    /// an MRZ, the best of the others is read once more, and failing that the first once more
+    /// with each line tried a cell either way. A grid's match is summed over its cells,
     /// so a TD2 taken for a TD3 (its 36 cells and eight of background beyond them) can outscore
     /// the TD2 band itself, and the TD3 reading then has no structure (dev seed 43: a card
     /// photographed at 15° was not found). Only a band that got as far as being read hands over:
@@ -163,11 +169,21 @@ enum MRZScanner {
         if let mrz = readBest(bands: bands, gray: gray, tesseract: tesseract, options: options, clock: clock, scale: scale, chosen: &chosen) {
             return mrz
         }
-        guard let chosen, bands.count > 1 else { return nil }
-        var others = bands
-        others.remove(at: chosen)
+        guard let chosen else { return nil }
         var ignored: Int?
-        return readBest(bands: others, gray: gray, tesseract: tesseract, options: options, clock: clock, scale: scale, chosen: &ignored)
+        if bands.count > 1 {
+            var others = bands
+            others.remove(at: chosen)
+            if let mrz = readBest(bands: others, gray: gray, tesseract: tesseract, options: options, clock: clock, scale: scale, chosen: &ignored) {
+                return mrz
+            }
+        }
+        // Nothing read holds together: the first band read once more with every line tried a
+        // cell either way (a fax's faint first glyph left out puts a whole line a cell off: dev
+        // seed 45).
+        var shifting = options
+        shifting.shiftEveryLine = true
+        return readBest(bands: [bands[chosen]], gray: gray, tesseract: tesseract, options: shifting, clock: clock, scale: scale, chosen: &ignored)
     }
 
     /// The zone read from the band of `bands` that matches OCR-B best, or nil. `chosen` is set to
@@ -440,11 +456,18 @@ enum MRZScanner {
     /// no shift mends, and is left as it is.
     static func realigned(_ zone: inout Rectified, reading: Reading?, gray: GrayImage, tesseract: TesseractHandle?,
                           options: MRZScanOptions) -> Reading? {
-        guard var reading, reading.decoded.hasStructure || Set(reading.decoded.overriddenLines).count == 1 else { return reading }
+        guard var reading else { return nil }
         // Mending a reading without the structure must leave little doubt: at most two characters
         // against the grammar (a band of the wrong length, shifted, also fits better, but not that well).
         let mended = reading.decoded.hasStructure ? Int.max : 2
-        for i in Set(reading.decoded.overriddenLines).sorted() where i < zone.grids.count {
+        // Without the structure and against it on several lines, one line counted a cell off may
+        // be all that is wrong: on the reader's last look (``MRZScanOptions/shiftEveryLine``)
+        // every line is tried shifted.
+        let overridden = Set(reading.decoded.overriddenLines)
+        let unmendable = !reading.decoded.hasStructure && overridden.count != 1
+        guard !unmendable || options.shiftEveryLine else { return reading }
+        let tried = unmendable ? Array(zone.grids.indices) : overridden.sorted()
+        for i in tried where i < zone.grids.count {
             for start in [zone.start - 1, zone.start, zone.start + 1] where start != zone.lineStarts[i] {
                 var strips = zone.strips, cells = zone.cells
                 strips[i] = MRZStrip(gray: gray, grid: zone.grids[i], start: start, length: zone.length, flipped: zone.flipped)

@@ -14,7 +14,9 @@ enum TickMark: Sendable, Equatable {
 /// The mark is the group of ink marks just left of the option's first word: a drawn box, or
 /// brackets with or without an "X" between them. Its middle half (a quarter off each side,
 /// which drops a box's frame and a bracket's hooks) is all but blank when the box is empty and
-/// crossed by strokes when it is ticked.
+/// crossed by strokes when it is ticked. Where the boxes stand in a column right of the options
+/// (a table's last column), the first mark right of the option's text is read the same way
+/// (``mark(after:height:width:back:)``).
 struct TickBoxReader {
     let image: LeptImage
 
@@ -35,42 +37,49 @@ struct TickBoxReader {
         let y0 = max(0, label.y - h / 3), y1 = min(image.height, label.y + label.height + h / 3)
         guard x1 - x0 >= h / 2, y1 - y0 >= h / 2, x1 <= image.width,
               let clip = image.clipped(to: BoundingBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)) else { return nil }
-        let eight: LeptImage
-        if clip.depth == 8, pixGetColormap(clip.pix) == nil {
-            eight = clip
-        } else {
-            guard let converted = pixConvertTo8(clip.pix, 0) else { return nil }
-            eight = LeptImage(converted)
-        }
-        guard let gray = GrayImage(pix8: eight.pix) else { return nil }
+        guard let gray = Self.gray(clip) else { return nil }
         return Self.mark(in: gray, height: h)
     }
 
     /// The mark in `gray`, a strip whose right edge is the option's first word (see
     /// ``mark(before:height:)``).
     static func mark(in gray: GrayImage, height h: Int) -> TickMark? {
-        let (w, rows) = (gray.width, gray.height)
-        // Ink: darker than halfway between the paper (the 95th percentile) and the darkest ink
-        // (the 1st), whatever the lighting; a photocopy's prepared page is grey on grey. Too
-        // little contrast is no mark at all.
+        guard let ink = inkMask(gray),
+              let group = markBounds(ink, width: gray.width, height: gray.height, letterHeight: h) else { return nil }
+        return decide(ink, width: gray.width, group: group, height: h)
+    }
+
+    /// Ink: darker than halfway between the paper (the 95th percentile) and the darkest ink (the
+    /// 1st, or `darkPerMille`), whatever the lighting; a photocopy's prepared page is grey on grey. Nil when there is
+    /// too little contrast for any mark.
+    static func inkMask(_ gray: GrayImage, darkPerMille: Int = 10) -> [Bool]? {
         var histogram = [Int](repeating: 0, count: 256)
         for v in gray.pixels { histogram[Int(v)] += 1 }
-        func percentile(_ p: Int) -> Int {
+        func perMille(_ p: Int) -> Int {
             var seen = 0
             for v in 0..<256 {
                 seen += histogram[v]
-                if seen * 100 >= gray.pixels.count * p { return v }
+                if seen * 1000 >= gray.pixels.count * p { return v }
             }
             return 255
         }
-        let (paper, darkest) = (percentile(95), percentile(1))
+        let (paper, darkest) = (perMille(950), perMille(darkPerMille))
         guard paper - darkest >= 40 else { return nil }
         let threshold = UInt8((paper + darkest) / 2)
-        let ink = gray.pixels.map { $0 < threshold }
-        guard let group = markBounds(ink, width: w, height: rows, letterHeight: h) else { return nil }
+        return gray.pixels.map { $0 < threshold }
+    }
+
+    /// A box or a bracketed mark is about a letter high and one to three letters wide.
+    static func boxSized(_ g: (x0: Int, y0: Int, x1: Int, y1: Int), height h: Int) -> Bool {
+        let (bw, bh) = (g.x1 - g.x0, g.y1 - g.y0)
+        return 2 * bw >= h && 2 * bh >= h && bh * 10 <= 22 * h && bw <= 3 * h
+    }
+
+    /// Ticked, empty or undecided by the ink share of the mark's middle half (a quarter off each
+    /// side drops a box's frame and a bracket's hooks).
+    static func decide(_ ink: [Bool], width w: Int, group: (x0: Int, y0: Int, x1: Int, y1: Int), height h: Int) -> TickMark? {
+        guard boxSized(group, height: h) else { return nil }
         let (bw, bh) = (group.x1 - group.x0, group.y1 - group.y0)
-        // A box or a bracketed mark is about a letter high and one to three letters wide.
-        guard 2 * bw >= h, 2 * bh >= h, bh * 10 <= 22 * h, bw <= 3 * h else { return nil }
         let (ix0, ix1, iy0, iy1) = (group.x0 + bw / 4, group.x1 - bw / 4, group.y0 + bh / 4, group.y1 - bh / 4)
         guard ix1 > ix0, iy1 > iy0 else { return nil }
         var dark = 0
@@ -79,11 +88,85 @@ struct TickBoxReader {
         return share >= tickedShare ? .ticked : share <= emptyShare ? .empty : nil
     }
 
+    /// The mark right of an option's text, in a column of boxes beside the options ("Remove my
+    /// profile …   [X]"), which Tesseract often drops. `last`: the option's last word, and `width`
+    /// the page's width, as the layout reads the page (levelled); `back` maps such a box to the
+    /// image. The strip from a letter past the text to the page's edge is sampled level (a
+    /// slanted page's strip would take in the next row's mark), and its first ink that is not a
+    /// rule across it (a table's borders) says. Nil when that is no box-sized mark; a mark whose
+    /// middle is neither blank nor crossed gives (nil, its centre x in the image).
+    func mark(after last: BoundingBox, height h: Int, width: Int, back: (BoundingBox) -> BoundingBox) -> (mark: TickMark?, x: Int)? {
+        guard h >= 6 else { return nil }
+        let (y0, rows) = (last.y - h / 3, last.height + 2 * (h / 3))
+        let start = last.x + last.width + h
+        let w = width - start
+        guard w >= 2 * h, rows >= h else { return nil }
+        let whole = back(BoundingBox(x: start, y: y0, width: w, height: rows))
+        let (ox, oy) = (whole.x, whole.y)
+        guard let clip = image.clipped(to: whole), let source = Self.gray(clip) else { return nil }
+        func point(_ x: Int, _ y: Int) -> (x: Int, y: Int) {
+            let b = back(BoundingBox(x: x, y: y, width: 0, height: 0))
+            return (b.x - ox, b.y - oy)
+        }
+        // Each level row runs straight in the image between its two ends' images.
+        var pixels = [UInt8](repeating: 255, count: w * rows)
+        for v in 0..<rows {
+            let (a, b) = (point(start, y0 + v), point(width - 1, y0 + v))
+            for u in 0..<w {
+                let x = a.x + (b.x - a.x) * u / max(1, w - 1), y = a.y + (b.y - a.y) * u / max(1, w - 1)
+                if x >= 0, x < source.width, y >= 0, y < source.height { pixels[v * w + u] = source.pixels[y * source.width + x] }
+            }
+        }
+        guard let (found, x) = Self.firstMark(in: GrayImage(width: w, height: rows, pixels: pixels), height: h) else { return nil }
+        return (found, back(BoundingBox(x: start + x, y: y0, width: 0, height: 0)).x)
+    }
+
+    /// The first mark, left to right, in a strip right of an option's text (see
+    /// ``mark(after:height:width:back:)``): ink marks that cross the strip from top to bottom
+    /// (rules, borders) or run into its end (the page's edge) are passed over; the leftmost of the
+    /// rest, with its neighbours up to 1.2 letter heights away, is the mark when it has a box's
+    /// size. Nil when there is none, or the first ink is of another shape (text).
+    static func firstMark(in gray: GrayImage, height h: Int) -> (TickMark?, x: Int)? {
+        // The darkest 0.3 % is the ink: a box is a small part of a long strip.
+        guard let ink = inkMask(gray, darkPerMille: 3) else { return nil }
+        let (w, rows) = (gray.width, gray.height)
+        let marks = components(ink, width: w, height: rows, letterHeight: h)
+            .filter { !($0.y0 == 0 && $0.y1 == rows) && $0.x1 < w }
+            .sorted { $0.x0 < $1.x0 }
+        guard var group = marks.first else { return nil }
+        for m in marks.dropFirst() where 5 * (m.x0 - group.x1) <= 6 * h {
+            group = (min(group.x0, m.x0), min(group.y0, m.y0), max(group.x1, m.x1), max(group.y1, m.y1))
+        }
+        guard boxSized(group, height: h) else { return nil }
+        return (decide(ink, width: w, group: group, height: h), (group.x0 + group.x1) / 2)
+    }
+
+    /// An 8-bit grey copy of `clip`.
+    static func gray(_ clip: LeptImage) -> GrayImage? {
+        if clip.depth == 8, pixGetColormap(clip.pix) == nil { return GrayImage(pix8: clip.pix) }
+        guard let converted = pixConvertTo8(clip.pix, 0) else { return nil }
+        let owned = LeptImage(converted)
+        return withExtendedLifetime(owned) { GrayImage(pix8: owned.pix) }
+    }
+
     /// Bounds (x1, y1 exclusive) of the mark: the ink marks (8-connected) of some size, not cut
     /// by the strip's right edge (a letter of the option itself), taken from the rightmost one
     /// leftwards while the gap to the next is at most 1.2 letter heights (the space inside "[ ]").
     static func markBounds(_ ink: [Bool], width w: Int, height rows: Int, letterHeight h: Int)
         -> (x0: Int, y0: Int, x1: Int, y1: Int)? {
+        var marks = components(ink, width: w, height: rows, letterHeight: h).filter { $0.x1 < w }
+        marks.sort { $0.x1 > $1.x1 }
+        guard var group = marks.first else { return nil }
+        for m in marks.dropFirst() where 5 * (group.x0 - m.x1) <= 6 * h {
+            group = (min(group.x0, m.x0), min(group.y0, m.y0), max(group.x1, m.x1), max(group.y1, m.y1))
+        }
+        return group
+    }
+
+    /// Bounds of the ink marks (8-connected) big enough to be part of a letter or a box: some
+    /// area, and over a third of a letter high (not speckle, not a rule under the line).
+    static func components(_ ink: [Bool], width w: Int, height rows: Int, letterHeight h: Int)
+        -> [(x0: Int, y0: Int, x1: Int, y1: Int)] {
         var seen = [Bool](repeating: false, count: ink.count)
         var stack: [Int] = []
         var marks: [(x0: Int, y0: Int, x1: Int, y1: Int)] = []
@@ -106,13 +189,8 @@ struct TickBoxReader {
                     }
                 }
             }
-            if area >= minArea, 20 * (y1 - y0) >= 7 * h, x1 < w { marks.append((x0, y0, x1, y1)) }
+            if area >= minArea, 20 * (y1 - y0) >= 7 * h { marks.append((x0, y0, x1, y1)) }
         }
-        marks.sort { $0.x1 > $1.x1 }
-        guard var group = marks.first else { return nil }
-        for m in marks.dropFirst() where 5 * (group.x0 - m.x1) <= 6 * h {
-            group = (min(group.x0, m.x0), min(group.y0, m.y0), max(group.x1, m.x1), max(group.y1, m.y1))
-        }
-        return group
+        return marks
     }
 }
