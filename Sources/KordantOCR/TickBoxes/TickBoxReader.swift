@@ -50,8 +50,8 @@ struct TickBoxReader {
     }
 
     /// Ink: darker than halfway between the paper (the 95th percentile) and the darkest ink (the
-    /// 1st, or `darkPerMille`), whatever the lighting; a photocopy's prepared page is grey on grey. Nil when there is
-    /// too little contrast for any mark.
+    /// 1st, or `darkPerMille` per mille), whatever the lighting; a photocopy's prepared page is
+    /// grey on grey. Nil when there is too little contrast for any mark.
     static func inkMask(_ gray: GrayImage, darkPerMille: Int = 10) -> [Bool]? {
         var histogram = [Int](repeating: 0, count: 256)
         for v in gray.pixels { histogram[Int(v)] += 1 }
