@@ -236,12 +236,13 @@ enum FieldExtractor {
         var ticked: [String] = [], words: [Word] = [], found = 0, doubtful = false
         var decidedRows: [Int] = [], undecidedRows: [Int] = []
         var right: [(index: Int, key: String, words: [Word], mark: TickMark?, byText: TickMark?, x: Int, height: Int)] = []
+        let keys = rows.map { optionKey($0.text) }
         for (index, row) in rows.enumerated() {
             // One word is an option only after a box its pixels show ("☐ Access" side by side).
-            guard let key = optionKey(row.text), row.words.count >= (tick == nil ? 2 : 1), row.words.count <= 12 else { continue }
+            guard let key = keys[index], row.words.count >= (tick == nil ? 2 : 1), row.words.count <= 12 else { continue }
             let start = optionStart(row.words)
             let mark = row.words[0].text
-            let inner = mark.filter { !"[]()|{}_".contains($0) }
+            let inner = mark.filter { !Self.boxBrackets.contains($0) }
             // (A short word opening the option is no box: "No marketing e-mails", "Do not sell".)
             let isWord = (start == 0 && Self.shortOpeningWords.contains(mark)) || (inner.count >= 3 && inner.allSatisfy(\.isLetter))
             let readAsMark = mark.hasPrefix("[") || mark.hasPrefix("(") || mark.hasPrefix("|") || (!isWord && inner.count <= 3)
@@ -250,7 +251,7 @@ enum FieldExtractor {
             // "X", or, drawn and copied, as "&", "2d", "KI": ticked, but for review.
             // A lone bar is as likely a table's rule as a box's side: it says nothing.
             let rule = mark.allSatisfy { $0 == "|" }
-            let byText: TickMark? = readAsMark && !rule ? (inner.allSatisfy { "Oo0CDULJIl|1".contains($0) } ? .empty : .ticked) : nil
+            let byText: TickMark? = readAsMark && !rule ? (inner.allSatisfy { Self.emptyBoxReadings.contains($0) } ? .empty : .ticked) : nil
             var byPixels: TickMark?
             if let tick, let start {
                 let h = PageLayout.median(row.words[start...].map(\.box.height))
@@ -261,7 +262,7 @@ enum FieldExtractor {
                 // Nothing left of the option: the first mark right of its text may be the box,
                 // unless another option stands beside it (options side by side have their boxes
                 // on their left: the next option's box is not this one's).
-                let beside = rows.indices.contains { $0 != index && optionKey(rows[$0].text) != nil && Self.sameLine(rows[$0], row) }
+                let beside = rows.indices.contains { $0 != index && keys[$0] != nil && Self.sameLine(rows[$0], row) }
                 if let after, let start, !beside {
                     let trailing = trailingMark(row.words, from: start)
                     let text = Array(row.words[start..<trailing.end])
@@ -282,7 +283,7 @@ enum FieldExtractor {
             }
             if let byPixels {
                 if let byText, byText != byPixels { doubtful = true }
-            } else if decided == .ticked, !inner.contains(where: { "XxKk✓✔×".contains($0) }) {
+            } else if decided == .ticked, !inner.contains(where: { Self.crossReadings.contains($0) }) {
                 doubtful = true
             }
         }
@@ -317,6 +318,11 @@ enum FieldExtractor {
         return f
     }
 
+    /// A box's sides as Tesseract reads them, around what is in it.
+    static let boxBrackets = "[]()|{}_"
+    /// What an empty box's inside reads as ("O", "LJ", "C1"); and a crossed one's, for sure.
+    static let emptyBoxReadings = "Oo0CDULJIl|1", crossReadings = "XxKk✓✔×"
+
     /// Two-letter words an option may open with, which a box read as text is not.
     static let shortOpeningWords: Set<String> = ["No", "Do", "My", "To", "Me", "Re"]
 
@@ -342,9 +348,9 @@ enum FieldExtractor {
             end -= 1
         }
         let mark = words[end...].map(\.text).joined()
-        let inner = mark.filter { !"[]()|{}_".contains($0) }
-        let byText: TickMark? = mark.isEmpty ? nil : inner.isEmpty || inner.allSatisfy({ "Oo0CDULJIl|1".contains($0) }) ? .empty
-            : inner.contains(where: { "XxKk✓✔×".contains($0) }) ? .ticked : nil
+        let inner = mark.filter { !boxBrackets.contains($0) }
+        let byText: TickMark? = mark.isEmpty ? nil : inner.allSatisfy({ emptyBoxReadings.contains($0) }) ? .empty
+            : inner.contains(where: { crossReadings.contains($0) }) ? .ticked : nil
         return (end, byText)
     }
 
