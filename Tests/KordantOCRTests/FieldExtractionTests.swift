@@ -370,6 +370,12 @@ func value(_ f: [String: Field], _ name: String) -> String? {
         // A title a letter or two off on a fax, and nothing else legible, still names the document.
         #expect(FieldExtractor.detectKind("REPUBLIC OF UTOPIA\nRESIDENCRF PERMIT\nIte KRIKSSON\nCot NW L53A59885") == .id)
         #expect(FieldExtractor.detectKind("Garden Club\nRESIDENT PERMITS\nOur meeting is on Saturday") == .unknown)
+        // A bilingual card photocopied, its title band unread: its labels, one a letter off,
+        // in either language.
+        #expect(FieldExtractor.detectKind("Sermame / Nom\nMUSTERMANN\nDate of birth / Date de naissence\n28 JUN.1975") == .id)
+        #expect(FieldExtractor.detectKind("Date of birth / Date de naissance\n28 JUN 1975") == .id)
+        // One label a letter off, and nothing else of a card, is not enough.
+        #expect(FieldExtractor.detectKind("Meeting notes\nDate of berth: 12 May\nThe boat leaves at noon") == .unknown)
     }
 
     /// Photocopy speckle read as words ("es", "i", ":", "&") bridges the gap between a label and
@@ -750,6 +756,21 @@ func value(_ f: [String: Field], _ name: String) -> String? {
         #expect(FieldExtractor.urlGlyphsMended("https://www.acxiom.com/people/dimitrios-\u{2014}papadopoulou/25383") == "https://www.acxiom.com/people/dimitrios-papadopoulou/25383")
         #expect(FieldExtractor.urlGlyphsMended("https://wwwepsilondata.com/p/dimitrios-papadopoulou/89577") == "https://www.epsilondata.com/p/dimitrios-papadopoulou/89577")
         #expect(FieldExtractor.urlGlyphsMended("https://www3.example.com/p/x-y/1") == nil)
+        // A licence number's S read as "§".
+        #expect(FieldExtractor.mended("§8685732", field: "document_number") == "S8685732")
+        #expect(FieldExtractor.mended("S8685732", field: "document_number") == nil)
+        // "www" after a stray letter, or with a w read as v or m; never a domain's own name.
+        #expect(FieldExtractor.urlGlyphsMended("https://Awww.clustrmaps.com/listing/ana-lima/15198") == "https://www.clustrmaps.com/listing/ana-lima/15198")
+        #expect(FieldExtractor.urlGlyphsMended("https://vww.peoplelooker.com/listing/ana-lima/59512") == "https://www.peoplelooker.com/listing/ana-lima/59512")
+        #expect(FieldExtractor.urlGlyphsMended("https://wmw.peoplelooker.com/people/ravi-s/64180") == "https://www.peoplelooker.com/people/ravi-s/64180")
+        #expect(FieldExtractor.urlGlyphsMended("https://mww.com/p/ana-lima/1") == nil)
+        // A common mail domain a letter off is that domain; one near two (email.com) or none, kept.
+        #expect(FieldExtractor.mailDomainMended("sakura44@inbox.exampie.net") == "sakura44@inbox.example.net")
+        #expect(FieldExtractor.mailDomainMended("ana.lima@gmaii.com") == "ana.lima@gmail.com")
+        #expect(FieldExtractor.mailDomainMended("wxu@mail.example.nct") == "wxu@mail.example.net")
+        #expect(FieldExtractor.mailDomainMended("ana@email.com") == nil)
+        #expect(FieldExtractor.mailDomainMended("ana@gmail.com") == nil)
+        #expect(FieldExtractor.mailDomainMended("ana@lima-costa.pt") == nil)
         #expect(FieldExtractor.urlGlyphsMended("https://www.spokeo.com/p/ana-cruz/12345") == nil)
         let dashed = FieldExtractor.optout(WordPage(["REMOVAL REQUEST — Radaris", "Listing URL: https://wwwradaris.com/p/oguz\u{2014}-dogan/48476"]).lines)
         #expect(value(dashed, "listing_url") == "https://www.radaris.com/p/oguz-dogan/48476" && dashed["listing_url"]?.needsReview == true)

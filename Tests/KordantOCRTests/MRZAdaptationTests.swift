@@ -82,4 +82,67 @@ import Testing
             #expect(MRZGlyphScorer.shapeDistance(documentO, derived.grid) < MRZGlyphScorer.shapeDistance(documentO, present.grid))
         }
     }
+    /// A capture that rounds every zero (a phone photo's blur): all of the document's zeros lean
+    /// to O by 3, the dates' as much as the document number's. Its dates' zeros are digits by the
+    /// format and its name's Os letters, so a lean the sure zeros share says nothing, and the
+    /// document number's zero is read as printed, with the check digit agreeing.
+    @Test func aLeanEveryZeroSharesIsMeasuredOnTheDocumentsOwnZeros() throws {
+        let zeros = Array(Self.td3[1]).indices.filter { Array(Self.td3[1])[$0] == "0" }
+        #expect(zeros.count == 4)   // document number col 6, both dates, the composite check digit
+        let evidence = MRZDecoderTests.evidence(Self.td3, doubt: zeros.map { (1, $0, "O", -3.0) })
+        let decoded = MRZDecoder(evidence: evidence).decode(format: .td3)
+        #expect(decoded.lines[1] != Self.td3[1] || !decoded.repairs.isEmpty)   // read O, or mended under review
+
+        var e = evidence
+        MRZAdaptation.calibrate(&e, decoded: decoded, format: .td3, minConfidence: 0.97, halfGap: MRZScanOptions().calibrationHalfGap)
+        let again = MRZDecoder(evidence: e).decode(format: .td3)
+        #expect(again.lines == Self.td3 && again.repairs.isEmpty)
+        #expect(again.confidence[1][5] >= 0.9)
+        // Only the document number's cell moved (dates and check digits are digits by the
+        // format), and its pair kept its weight.
+        let zero = MRZAlphabet.index("0")!, oh = MRZAlphabet.index("O")!
+        for c in zeros.dropFirst() { #expect(e[1][c] == evidence[1][c]) }
+        let pair = { (v: [Double]) in MRZAdaptation.logSumExp([v[zero], v[oh]]) }
+        #expect(abs(pair(e[1][5]) - pair(evidence[1][5])) < 1e-9)
+    }
+
+    /// Calibration never invents: a document-number O that leans to O as far as the name's Os do
+    /// stays an O; and a document whose zeros and Os both read as what they are, whose dates'
+    /// zeros lean no further to 0 than its Os (nothing to tell them apart by), or that shows no O
+    /// at all, keeps the readers' evidence.
+    @Test func calibrationKeepsWhatTheDocumentCannotTellApart() {
+        let lines = ["P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L89O902C36UTO7408122F1204159ZE184226B<<<<<10"]
+        let zeros = [15, 22]
+        // Zeros lean to O by 3; the document number's O and the name's Os are clear Os.
+        let e0 = MRZDecoderTests.evidence(lines, doubt: zeros.map { (1, $0, "O", -3.0) })
+        let decoded = MRZDecoder(evidence: e0).decode(format: .td3)
+        var e = e0
+        MRZAdaptation.calibrate(&e, decoded: decoded, format: .td3, minConfidence: 0.97, halfGap: 4)
+        let oh = MRZAlphabet.index("O")!, zero = MRZAlphabet.index("0")!
+        #expect(e[1][3][oh] > e[1][3][zero] + 4)
+        #expect(MRZDecoder(evidence: e).decode(format: .td3).lines[1].hasPrefix("L89O"))
+
+        // Zeros read as zeros (by 20) and Os as Os (by 7): no lean to take out, and a document
+        // number's 0 read less clearly than the dates' (by 4 under glare, short of the midpoint
+        // of the two means) stays a 0.
+        let clear = MRZDecoderTests.evidence(Self.td3, doubt: [(1, 5, "O", 4.0), (1, 15, "O", 20.0), (1, 22, "O", 20.0)]
+            + Array(Self.td3[0]).indices.filter { Array(Self.td3[0])[$0] == "O" }.map { (0, $0, "0", 7.0) })
+        var c = clear
+        MRZAdaptation.calibrate(&c, decoded: MRZDecoder(evidence: clear).decode(format: .td3), format: .td3, minConfidence: 0.97, halfGap: 4)
+        #expect(c == clear)
+
+        // The name's Os lean to 0 as far as the zeros do: no direction to calibrate by.
+        let os = Array(lines[0]).indices.filter { Array(lines[0])[$0] == "O" }
+        let flat = MRZDecoderTests.evidence(lines, doubt: zeros.map { (1, $0, "O", -3.0) } + os.map { (0, $0, "0", 3.0) } + [(1, 3, "0", 3.0)])
+        var f = flat
+        MRZAdaptation.calibrate(&f, decoded: MRZDecoder(evidence: flat).decode(format: .td3), format: .td3, minConfidence: 0.0, halfGap: 4)
+        #expect(f == flat)
+
+        // No O anywhere sure: nothing to measure the lean against.
+        let noO = ["P<D<<ERIKSSEN<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36D<<7408122F1204159ZE184226B<<<<<10"]
+        let n0 = MRZDecoderTests.evidence(noO, doubt: [(1, 5, "O", -3.0), (1, 15, "O", -3.0)])
+        var n = n0
+        MRZAdaptation.calibrate(&n, decoded: MRZDecoder(evidence: n0).decode(format: .td3), format: .td3, minConfidence: 0.97, halfGap: 4)
+        #expect(n == n0)
+    }
 }

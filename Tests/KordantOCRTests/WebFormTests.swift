@@ -26,13 +26,20 @@ import Testing
         #expect(read["request_options"]?.value.string == "delete,do_not_sell" && read["request_options"]?.needsReview == false)
     }
 
-    /// A listing address wrapped after a hyphen is joined with the rest on the next line; cut off
+    /// A listing address wrapped after a hyphen is joined with the rest on the next line (the word
+    /// under its start, whatever specks stand beside it); cut off
     /// with nothing to join, it is kept for review, never passed off as whole.
     @Test func aWrappedListingAddressIsJoinedOrReviewed() {
         let wrapped = FieldExtractor.optout(WordPage(["Name: Ana Lima", "Listing URL: https://www.spokeo.com/people/ana-maria-",
                                                       "lima-costa/51571", "Date: 2024-01-02"]).lines)
         #expect(wrapped["listing_url"]?.value.string == "https://www.spokeo.com/people/ana-maria-lima-costa/51571")
         #expect(wrapped["listing_url"]?.needsReview == true)
+        // The rest under the address's start, a scan's specks read as words beside it.
+        var specks = WordPage(["Name: Ana Lima"])
+        specks.line("Listing URL: https://www.spokeo.com/people/marie-", y: 100)
+        specks.line("892- __ eve-oceane/91885", x: 200, y: 140)
+        let joined = FieldExtractor.optout(specks.lines)
+        #expect(joined["listing_url"]?.value.string == "https://www.spokeo.com/people/marie-eve-oceane/91885")
         let cut = FieldExtractor.optout(WordPage(["Name: Ana Lima", "Listing URL: https://www.spokeo.com/people/ana-",
                                                   "Date: 2024-01-02"]).lines)
         #expect(cut["listing_url"]?.value.string == "https://www.spokeo.com/people/ana-" && cut["listing_url"]?.needsReview == true)
@@ -96,13 +103,16 @@ import Testing
     }
 
     /// A table's label cell wrapped onto two lines, its value centred between them in the next
-    /// cell, is one label for that value; the label may run on in small words ("… on file").
+    /// cell, is one label for that value; the label may run on in small words ("… on file"), or
+    /// in a capital word when the two lines spell a label ("Requestor" over "Name").
     @Test func labelCellsWrappedOntoTwoLines() {
         var page = WordPage()
         page.line("Opt-Out Request to Spokeo", y: 20)
         for (top, value, bottom, x, y) in [("Current street", "7321 Hillcrest Boulevard", "address", 100, 100),
                                           ("Email address on", "sjoerd84@example.com", "file", 100, 200),
-                                          ("Best number to", "702.809.1448", "reach you", 1000, 200)] {
+                                          ("Best number to", "702.809.1448", "reach you", 1000, 200),
+                                          // A second line in capitals, the two one label of the vocabulary.
+                                          ("Requestor", "Hans Peter Weber", "Name", 100, 300)] {
             page.line(top, x: x, y: y)
             page.line(value, x: x + 400, y: y + 20)
             page.line(bottom, x: x, y: y + 40)
@@ -111,9 +121,23 @@ import Testing
         #expect(f["street_address"]?.value.string == "7321 Hillcrest Boulevard")
         #expect(f["email"]?.value.string == "sjoerd84@example.com")
         #expect(f["phone"].map { $0.value.string?.filter(\.isNumber) } == "7028091448")
+        #expect(f["full_name"]?.value.string == "Hans Peter Weber")
         // A label over its value, with nothing beside them, stays two lines.
         let stacked = PageLayout(lines: WordPage(["Full name", "ana lima", "Date of birth"]).lines)
         #expect(stacked.rows.count == 3)
+    }
+
+    /// Labels a form prints alone: "Consumer" for the requester's name, "Residence" for the street.
+    @Test func consumerAndResidenceLabels() {
+        var page = WordPage()
+        page.line("CONSUMER PRIVACY REQUEST FORM", y: 20)
+        page.line("Consumer", x: 100, y: 100)
+        page.line("Abebe Tesfaye", x: 400, y: 100)
+        page.line("Residence", x: 100, y: 160)
+        page.line("6108 Maple Way", x: 400, y: 160)
+        let f = FieldExtractor.optout(page.lines)
+        #expect(f["full_name"]?.value.string == "Abebe Tesfaye")
+        #expect(f["street_address"]?.value.string == "6108 Maple Way")
     }
 
     /// A word's capital I read as "l" before a capital ("lJzerman") is the I: no name word starts so.

@@ -32,12 +32,29 @@ enum FieldExtractor {
         func score(_ words: [String]) -> Int {
             words.filter { t.range(of: "\\b" + NSRegularExpression.escapedPattern(for: $0) + "\\b", options: .regularExpression) != nil }.count
         }
+        // A card's labels are printed small, and a photocopy or fax reads them a letter off
+        // ("Date de naissence"): a label of three words or more counts when as many read words
+        // spell it within a letter per eight.
+        let lines = t.split(separator: "\n").map { $0.split(whereSeparator: { $0 == " " || $0 == "/" }).map(String.init) }
+        func nearly(_ phrases: [String]) -> Int {
+            phrases.filter { phrase in
+                let n = phrase.split(separator: " ").count, limit = phrase.count / 8
+                guard n >= 3, t.range(of: phrase) == nil else { return false }
+                return lines.contains { words in
+                    words.count >= n && (0...(words.count - n)).contains { i in
+                        PageLayout.editDistance(words[i..<(i + n)].joined(separator: " "), phrase, limit: limit) <= limit
+                    }
+                }
+            }.count
+        }
         let deed = score(["DEED", "GRANTOR", "GRANTEE", "PARCEL", "APN", "RECORDED", "CONVEY", "CONVEYS", "LEGAL DESCRIPTION",
                           "CONSIDERATION", "PLAT", "QUITCLAIM"])
         let id = score(["PASSPORT", "IDENTITY", "IDENTITY CARD", "DATE OF BIRTH", "DATE OF EXPIRY", "NATIONALITY", "GIVEN NAMES", "SURNAME",
                         "DRIVER LICENSE", "DRIVER'S LICENSE", "DRIVER LICENCE", "DOB", "EXP", "SEX", "RESIDENCE PERMIT", "GENDER",
                         "FORENAMES", "FAMILY NAME", "CITIZENSHIP", "EXPIRY DATE", "VALID UNTIL", "OPERATOR LICENSE", "IDENTIFICATION CARD",
-                        "DLN", "HGT", "EYES"]) + (t.contains("<<<") ? 1 : 0)
+                        "DLN", "HGT", "EYES", "DATE DE NAISSANCE", "NATIONALITÉ", "PRÉNOMS", "CARTE D'IDENTITÉ", "DATE OF ISSUE",
+                        "PLACE OF BIRTH", "LIEU DE NAISSANCE"]) + (t.contains("<<<") ? 1 : 0)
+            + nearly(["DATE OF BIRTH", "DATE OF EXPIRY", "DATE DE NAISSANCE", "DATE OF ISSUE", "PLACE OF BIRTH", "LIEU DE NAISSANCE"])
             // An AAMVA card's lettered field numbers ("4d DLN", "4b EXP"; see `FieldNumbers`).
             + (t.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).filter { ["4A", "4B", "4C", "4D", "9A"].contains($0) }.count >= 2 ? 1 : 0)
             // A document's title on a line of its own, in capitals: on a fax or photocopy the
@@ -485,6 +502,11 @@ enum FieldExtractor {
         if field == "email" { return hostMended(text) }
         if field == "listing_url" { return urlMended(text) }
         if ["instrument_number", "parcel_number"].contains(field) { return numberMended(text) }
+        // A licence number's S read as "§" or "$" ("DL §8685732"): no document number holds either.
+        if field == "document_number" {
+            let t = text.replacingOccurrences(of: #"(?<![A-Za-z0-9])[§$](?=[A-Za-z0-9]{4})"#, with: "S", options: .regularExpression)
+            return t == text ? nil : t
+        }
         if dateFields.contains(field) {
             let digits = digitsMended(text) ?? text
             let month = monthMended(digits) ?? digits
@@ -540,7 +562,7 @@ enum FieldExtractor {
         return mended == trimmed(text) ? nil : mended
     }
 
-    /// A web address with what OCR makes of its hyphens and first dot: a dash in a path ("oguz—-dogan",
+    /// A web address with what OCR makes of its hyphens and its "www": a dash in a path ("oguz—-dogan",
     /// "dimitrios-—papadopoulou") is a hyphen read long or twice, and "wwwepsilondata.com" lost the dot
     /// after its "www" (put back only when the host is then plausible). Nil when nothing changes.
     /// A guess: the caller marks the value for review.
@@ -548,6 +570,15 @@ enum FieldExtractor {
         let hostStart = url.range(of: "://")?.upperBound ?? url.startIndex
         let pathStart = url[hostStart...].firstIndex(of: "/") ?? url.endIndex
         var host = String(url[hostStart..<pathStart])
+        // "www" with a stray letter before it (the scheme's second slash, "https://Awww.") or
+        // one w read as v or m ("vww.", "wmw."), before a domain and its top level: no web
+        // host's first label is either.
+        let labels = host.split(separator: ".")
+        if labels.count >= 3, let label = labels.first, label != "www",
+           label.range(of: #"^(?:[A-Za-z|]?w{3}|[vm]ww|w[vm]w|ww[vm])$"#, options: .regularExpression) != nil,
+           plausibleDomain("www" + host.dropFirst(label.count)) {
+            host = "www" + host.dropFirst(label.count)
+        }
         if host.hasPrefix("www"), let fourth = host.dropFirst(3).first, fourth.isLetter,
            plausibleDomain("www." + host.dropFirst(3)) {
             host = "www." + host.dropFirst(3)
@@ -775,6 +806,10 @@ enum FieldExtractor {
         // A host whose dots were lost ("inbox.examplenet") gets them back, still for review.
         if let e = f["email"]?.value.string, !plausibleEmail(e) {
             if let mended = hostMended(e), plausibleEmail(mended) { f["email"]?.value = .text(mended) }
+            f["email"]?.needsReview = true
+        }
+        if let e = f["email"]?.value.string, let mended = mailDomainMended(e) {
+            f["email"]?.value = .text(mended)
             f["email"]?.needsReview = true
         }
         if let u = f["listing_url"]?.value.string, !plausibleURL(u) {

@@ -81,11 +81,21 @@ struct PageLayout {
                    height: Self.median(segs.flatMap { $0.words.map(\.box.height) }))
     }
 
+    /// Every label of every kind's vocabulary of two words or more, by word keys.
+    static let wrappableLabels: Set<String> = Set([Vocabulary.deed, Vocabulary.optout, Vocabulary.id].flatMap { $0.flatMap(\.keys) }
+        .filter { $0.contains(" ") })
+
+    /// Whether `a` over `b` spells one label of the vocabulary.
+    static func labelWrapped(_ a: Segment, _ b: Segment) -> Bool {
+        wrappableLabels.contains((a.words + b.words).map { key($0.text) }.filter { !$0.isEmpty }.joined(separator: " "))
+    }
+
     /// A table's label cell wrapped onto two lines ("Current street" over "address", "Email
     /// address on" over "file") with its value on one line in the next cell, centred between them:
     /// the two lines are one cell, on the value's row (whichever row the value was grouped into).
-    /// The second line goes on in small letters and neither holds a digit (a label over its value
-    /// does not: "Name" over "Ana Lima").
+    /// The second line goes on in small letters, or the two spell a label of the vocabulary
+    /// ("Requestor" over "Name"), and neither holds a digit (a label over its value does not:
+    /// "Name" over "Ana Lima").
     static func wrappedCellsJoined(_ rows: [Row]) -> [Row] {
         var rows = rows
         func centre(_ b: BoundingBox) -> Int { 2 * b.y + b.height }
@@ -95,7 +105,8 @@ struct PageLayout {
                 for j in (i + 1)...min(i + 2, rows.count - 1) {
                     guard let bi = rows[j].segments.firstIndex(where: { 2 * abs($0.box.x - a.box.x) <= h }) else { continue }
                     let b = rows[j].segments[bi]
-                    guard b.words.count <= 3, b.text.first?.isLowercase == true, !b.text.contains(where: \.isNumber),
+                    guard b.words.count <= 3, b.text.first?.isLowercase == true || Self.labelWrapped(a, b),
+                          !b.text.contains(where: \.isNumber),
                           b.box.y - (a.box.y + a.box.height) <= h,
                           !rows[(i + 1)..<j].contains(where: { $0.segments.contains { overlapX($0.box, a.box) || overlapX($0.box, b.box) } })
                     else { break }

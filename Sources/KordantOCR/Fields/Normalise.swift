@@ -255,6 +255,26 @@ extension FieldExtractor {
         return mended != t && plausibleDomain(host) ? mended : nil
     }
 
+    /// Mail domains most people's addresses are at, and the names RFC 2606 reserves for examples.
+    static let mailDomains = ["gmail.com", "googlemail.com", "yahoo.com", "outlook.com", "hotmail.com", "live.com", "msn.com",
+                              "icloud.com", "aol.com", "protonmail.com", "proton.me", "gmx.com", "gmx.net", "gmx.de", "web.de",
+                              "mail.com", "yandex.ru", "zoho.com", "comcast.net", "verizon.net", "sbcglobal.net",
+                              "example.com", "example.net", "example.org"]
+
+    /// An e-mail address whose domain (its last two labels) is one letter off a common mail
+    /// domain ("inbox.exampie.net", "gmaii.com", "example.nct"): that domain, for review. Nil
+    /// when it is one, or is near none or more than one.
+    static func mailDomainMended(_ address: String) -> String? {
+        guard let at = address.lastIndex(of: "@") else { return nil }
+        let labels = address[address.index(after: at)...].split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2 else { return nil }
+        let domain = labels.suffix(2).joined(separator: ".").lowercased()
+        guard domain.count >= 7, !mailDomains.contains(domain) else { return nil }
+        let near = mailDomains.filter { PageLayout.editDistance(domain, $0, limit: 1) <= 1 }
+        guard near.count == 1 else { return nil }
+        return String(address[...at]) + (labels.dropLast(2) + [Substring(near[0])]).joined(separator: ".")
+    }
+
     /// Whether a web address's host looks as printed (see ``plausibleDomain(_:)``).
     static func plausibleURL(_ s: String) -> Bool {
         var rest = Substring(s)

@@ -66,6 +66,12 @@ struct GrayImage {
         return (image, GrayImage(width: w, height: h, pixels: pixels))
     }
 
+    /// Whether every pixel is black or white (a fax, or a page thresholded before it came here),
+    /// whatever depth it was loaded at. Stops at the first grey.
+    var isBilevel: Bool {
+        pixels.withUnsafeBufferPointer { p in !p.contains { $0 != 0 && $0 != 255 } }
+    }
+
     /// A new 8-bit Leptonica image with these pixels (caller owns it through `LeptImage`).
     func leptImage() -> LeptImage? {
         guard let pix = pixCreate(Int32(width), Int32(height), 8), let data = pixGetData(pix) else { return nil }

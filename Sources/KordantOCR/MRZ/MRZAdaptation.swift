@@ -116,6 +116,68 @@ enum MRZAdaptation {
         }
     }
 
+    /// Calibrates each digit/letter look-alike pair (0/O, 1/I, 2/Z, 5/S, 8/B, 6/G, 0/D) in the
+    /// cells where either may stand (document numbers, optional data) against what the same
+    /// evidence says in this document's cells whose class the format fixes: a phone photo's blur
+    /// rounds every 0, so all three readers lean towards O on its dates' zeros as much as on its
+    /// document number's (dev seed 45), and a lean a sure 0 shares says nothing.
+    ///
+    /// The pair's log-odds (digit over letter) are measured on the sure digits of dates and check
+    /// digits and on the sure letters of names, countries and the document code. Only a lean
+    /// those show is taken out: where the digits lean to the letter (or the letters to the
+    /// digit), a doubtful cell's log-odds are taken from the midpoint of the two means, scaled so
+    /// the means sit at ±`halfGap` when they lie closer than that (never narrowed); where the
+    /// document shows only the leaning one, from `halfGap` past its mean. The pair keeps its
+    /// total weight. Where the digits read as digits and the letters as letters, or the digits
+    /// lean no further to the digit than the letters, nothing changes: a glared 0 weaker than
+    /// the dates' clear zeros is still a 0 (dev seed 46).
+    static func calibrate(_ evidence: inout [[[Double]]], decoded: MRZDecoder.Result, format: MRZ.Format,
+                          minConfidence: Double, halfGap: Double) {
+        let spans = MRZDecoder.layout(format)
+        for (digit, letter) in transfers {
+            var digits: [Double] = [], letters: [Double] = []
+            var doubtful: [(Int, Int)] = []
+            for span in spans where span.line < evidence.count && span.line < decoded.lines.count {
+                let chars = Array(decoded.lines[span.line])
+                for c in span.range where c < evidence[span.line].count && c < chars.count {
+                    guard let k = MRZAlphabet.index(chars[c]), k == digit || k == letter else { continue }
+                    let e = evidence[span.line][c]
+                    let sure = decoded.confidence[span.line][c] >= minConfidence
+                    switch span.kind {
+                    case .date, .check: if sure && k == digit { digits.append(e[digit] - e[letter]) }
+                    case .name, .country, .documentCode: if sure && k == letter { letters.append(e[digit] - e[letter]) }
+                    case .free: doubtful.append((span.line, c))
+                    case .checkOrFiller, .sex: break
+                    }
+                }
+            }
+            guard !doubtful.isEmpty, !digits.isEmpty || !letters.isEmpty else { continue }
+            let onDigits = digits.isEmpty ? nil : digits.reduce(0, +) / Double(digits.count)
+            let onLetters = letters.isEmpty ? nil : letters.reduce(0, +) / Double(letters.count)
+            let mid: Double, scale: Double
+            switch (onDigits, onLetters) {
+            case let (d?, l?):
+                guard d <= 0 || l >= 0, d > l else { continue }
+                mid = (d + l) / 2
+                scale = max(1, 2 * halfGap / (d - l))
+            case let (d?, nil):
+                guard d <= 0 else { continue }
+                (mid, scale) = (d - halfGap, 1)
+            case let (nil, l?):
+                guard l >= 0 else { continue }
+                (mid, scale) = (l + halfGap, 1)
+            case (nil, nil): continue
+            }
+            for (l, c) in doubtful {
+                let a = evidence[l][c][digit], b = evidence[l][c][letter]
+                let total = logSumExp([a, b]), odds = (a - b - mid) * scale
+                // log σ(±odds), stable for large odds.
+                evidence[l][c][digit] = total - logSumExp([0, -odds])
+                evidence[l][c][letter] = total - logSumExp([0, odds])
+            }
+        }
+    }
+
     static func logSumExp(_ v: [Double]) -> Double {
         guard let top = v.max(), top > -.infinity else { return -.infinity }
         var s = 0.0

@@ -63,12 +63,19 @@ public struct MRZScanOptions: Sendable {
     public var adaptationTemperature = 0.024
     /// A cell lends its glyph to a prototype at this posterior or above.
     public var prototypeConfidence = 0.97
+    /// Log-odds a look-alike pair's evidence is calibrated to at the document's own sure digits
+    /// and letters (``MRZAdaptation/calibrate(_:decoded:format:minConfidence:halfGap:)``); 0 leaves
+    /// the evidence as the readers gave it.
+    public var calibrationHalfGap = 4.0
     /// Sample a band along the slant its glyphs lean by (a page photographed at an angle), not
     /// only upright (``MRZScanner/deslanted(_:start:flipped:gray:matched:)``).
     public var slantSearch = true
     /// A picture of 1000 px or more on its long side in which no zone reads is looked at again at
     /// half size (``MRZScanner/scan(_:tesseract:options:clock:)``).
     public var halfSizeRetry = true
+    /// A bilevel picture (a fax) in which no zone reads is looked at again with its ink
+    /// thickened by a pixel (``MRZScanner/scan(_:tesseract:options:clock:)``).
+    public var thickenedRetry = true
     /// Tesseract's copy of each line is stretched from ink to paper by the levels of the cells
     /// within this many cells either side (interpolated between cell centres), not by one pair of
     /// levels for the whole line: glare or shadow pales part of a line, and one stretch left those
@@ -136,13 +143,24 @@ enum MRZScanner {
         // half size: two cards under glare, a small passport photographed upside down, a visa in
         // a 12-MP photo). Only for pictures large enough to keep the glyphs legible at half size.
         // A zone read there passes the same checks as any other, so it is valid only as read.
-        guard options.halfSizeRetry, max(gray.width, gray.height) >= 1000,
-              let half = pixScaleAreaMap2(pix8).map(LeptImage.init), let halfGray = GrayImage(pix8: half.pix) else { return nil }
-        let halfBands = withExtendedLifetime(half) { MRZLocator.locate(pix8: half.pix) }
+        if options.halfSizeRetry, max(gray.width, gray.height) >= 1000,
+           let half = pixScaleAreaMap2(pix8).map(LeptImage.init), let halfGray = GrayImage(pix8: half.pix) {
+            let halfBands = withExtendedLifetime(half) { MRZLocator.locate(pix8: half.pix) }
+            clock?.mark("mrz.locate")
+            if var mrz = readZone(bands: halfBands, gray: halfGray, tesseract: tesseract, options: options, clock: clock, scale: 2) {
+                mrz.box = mrz.box.map { BoundingBox(x: 2 * $0.x, y: 2 * $0.y, width: 2 * $0.width, height: 2 * $0.height) }
+                return mrz
+            }
+        }
+        // A fax's threshold can leave an MRZ of small glyphs as strokes a pixel wide, broken into
+        // specks the locator cannot chain (dev seed 46's TD2 crop); nothing read on a bilevel
+        // page, its ink is thickened by a pixel each way and looked at once more. Read there, a
+        // zone passes the same checks as any other.
+        guard options.thickenedRetry, image.depth == 1 || gray.isBilevel,
+              let thick = pixErodeGray(pix8, 3, 3).map(LeptImage.init), let thickGray = GrayImage(pix8: thick.pix) else { return nil }
+        let thickBands = withExtendedLifetime(thick) { MRZLocator.locate(pix8: thick.pix) }
         clock?.mark("mrz.locate")
-        guard var mrz = readZone(bands: halfBands, gray: halfGray, tesseract: tesseract, options: options, clock: clock, scale: 2) else { return nil }
-        mrz.box = mrz.box.map { BoundingBox(x: 2 * $0.x, y: 2 * $0.y, width: 2 * $0.width, height: 2 * $0.height) }
-        return mrz
+        return readZone(bands: thickBands, gray: thickGray, tesseract: tesseract, options: options, clock: clock)
     }
 
     /// The zone read from the eight bands with the most evidence; then, only if none of them
@@ -578,6 +596,10 @@ enum MRZScanner {
                                                       minConfidence: options.prototypeConfidence)
             MRZAdaptation.adapt(&evidence, cells: cells, prototypes: prototypes, format: format,
                                 temperature: options.adaptationTemperature)
+            if options.calibrationHalfGap > 0 {
+                MRZAdaptation.calibrate(&evidence, decoded: decoded, format: format, minConfidence: options.prototypeConfidence,
+                                        halfGap: options.calibrationHalfGap)
+            }
             guard let again = decode(evidence, length: length, lines: strips.count, options: options, secondReading: sure) else { return nil }
             (format, decoded) = again
         }

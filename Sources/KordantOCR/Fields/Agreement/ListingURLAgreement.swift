@@ -41,15 +41,18 @@ extension FieldExtractor {
         }) else { return }
         let h = max(row.height, 1)
         let leftmost = row.segments.map(\.box.x).min() ?? 0
-        guard let seg = row.segments.first(where: { s in
-            abs(s.box.x - box.x) <= 2 * h || (s.box.x == leftmost && s.box.x <= box.x)
-        }), seg.words.count == 1 else { return }
-        let tail = seg.words[0].text
+        // The word under the address's start, alone in its segment or not (a scan's specks
+        // beside it, "__", join its segment); else a segment of one word at the line's margin.
+        let under = row.segments.flatMap(\.words).filter { abs($0.box.x - box.x) <= 2 * h }
+            .min { abs($0.box.x - box.x) < abs($1.box.x - box.x) }
+        let margin = row.segments.first { $0.box.x == leftmost && $0.box.x <= box.x && $0.words.count == 1 }?.words[0]
+        guard let word = under ?? margin else { return }
+        let tail = word.text
         guard tail.count >= 2, tail.contains(where: { $0.isNumber || $0 == "-" || $0 == "/" }),
               tail.allSatisfy({ $0.isLetter || $0.isNumber || "'._~%/=-".contains($0) }),
               case .text(let joined)? = url(cut + tail) else { return }
-        f["listing_url"] = Field(value: .text(joined), confidence: min(u.confidence, seg.words[0].confidence),
-                                 box: box.union(seg.words[0].box), needsReview: true)
+        f["listing_url"] = Field(value: .text(joined), confidence: min(u.confidence, word.confidence),
+                                 box: box.union(word.box), needsReview: true)
     }
 
     /// The listing's slug and the requester's mailbox spelled as the requester's name is, once
