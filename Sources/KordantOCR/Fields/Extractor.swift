@@ -550,8 +550,7 @@ enum FieldExtractor {
         let pathStart = t[hostStart...].firstIndex(of: "/") ?? t.endIndex
         var host = t[hostStart..<pathStart].replacingOccurrences(of: ",", with: ".")
             .replacingOccurrences(of: #"\s*\.\s*"#, with: ".", options: .regularExpression).trimmingCharacters(in: .whitespaces)
-            // The scheme's second slash read as a letter ("https:/Awww.", "https:/Avww."), or a w lost ("ww.").
-            .replacingOccurrences(of: #"^(?:[A-Za-z|/\\][wv]{3}|ww)\."#, with: "www.", options: .regularExpression)
+        host = wwwMended(host) ?? host
         let joined = host.replacingOccurrences(of: " ", with: "")
         if plausibleDomain(joined) { host = joined }
         // A path's hyphen read as "=" ("/jurgen= schafer/"): a path without a query holds none.
@@ -562,6 +561,18 @@ enum FieldExtractor {
         return mended == trimmed(text) ? nil : mended
     }
 
+    /// A host whose first label is "www" misread, before a domain and its top level: a stray
+    /// mark before it (the scheme's second slash: "https:/Awww.", "https:/Avww."), a w read as v
+    /// or m ("vww.", "wmw."), or a w lost ("ww."). No web host's first label is any of these.
+    /// Nil when the host starts otherwise.
+    static func wwwMended(_ host: String) -> String? {
+        let labels = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 3, let first = labels.first, first != "www",
+              first.range(of: #"^(?:[A-Za-z|/\\]?[wv]{3}|[vm]ww|w[vm]w|ww[vm]|ww)$"#, options: .regularExpression) != nil
+        else { return nil }
+        return "www" + host.dropFirst(first.count)
+    }
+
     /// A web address with what OCR makes of its hyphens and its "www": a dash in a path ("oguz—-dogan",
     /// "dimitrios-—papadopoulou") is a hyphen read long or twice, and "wwwepsilondata.com" lost the dot
     /// after its "www" (put back only when the host is then plausible). Nil when nothing changes.
@@ -570,15 +581,7 @@ enum FieldExtractor {
         let hostStart = url.range(of: "://")?.upperBound ?? url.startIndex
         let pathStart = url[hostStart...].firstIndex(of: "/") ?? url.endIndex
         var host = String(url[hostStart..<pathStart])
-        // "www" with a stray letter before it (the scheme's second slash, "https://Awww.") or
-        // one w read as v or m ("vww.", "wmw."), before a domain and its top level: no web
-        // host's first label is either.
-        let labels = host.split(separator: ".")
-        if labels.count >= 3, let label = labels.first, label != "www",
-           label.range(of: #"^(?:[A-Za-z|]?w{3}|[vm]ww|w[vm]w|ww[vm])$"#, options: .regularExpression) != nil,
-           plausibleDomain("www" + host.dropFirst(label.count)) {
-            host = "www" + host.dropFirst(label.count)
-        }
+        if let mended = wwwMended(host), plausibleDomain(mended) { host = mended }
         if host.hasPrefix("www"), let fourth = host.dropFirst(3).first, fourth.isLetter,
            plausibleDomain("www." + host.dropFirst(3)) {
             host = "www." + host.dropFirst(3)

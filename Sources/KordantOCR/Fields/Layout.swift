@@ -82,7 +82,7 @@ struct PageLayout {
     }
 
     /// Every label of every kind's vocabulary of two words or more, by word keys.
-    static let wrappableLabels: Set<String> = Set([Vocabulary.deed, Vocabulary.optout, Vocabulary.id].flatMap { $0.flatMap(\.keys) }
+    static let wrappableLabels: Set<String> = Set((Vocabulary.deed + Vocabulary.optout + Vocabulary.id).flatMap(\.keys)
         .filter { $0.contains(" ") })
 
     /// Whether `a` over `b` spells one label of the vocabulary.

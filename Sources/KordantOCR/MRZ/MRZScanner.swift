@@ -144,7 +144,8 @@ enum MRZScanner {
         // a 12-MP photo). Only for pictures large enough to keep the glyphs legible at half size.
         // A zone read there passes the same checks as any other, so it is valid only as read.
         if options.halfSizeRetry, max(gray.width, gray.height) >= 1000,
-           let half = pixScaleAreaMap2(pix8).map(LeptImage.init), let halfGray = GrayImage(pix8: half.pix) {
+           let half = withExtendedLifetime(eight, { pixScaleAreaMap2(pix8) }).map(LeptImage.init),
+           let halfGray = GrayImage(pix8: half.pix) {
             let halfBands = withExtendedLifetime(half) { MRZLocator.locate(pix8: half.pix) }
             clock?.mark("mrz.locate")
             if var mrz = readZone(bands: halfBands, gray: halfGray, tesseract: tesseract, options: options, clock: clock, scale: 2) {
@@ -157,7 +158,8 @@ enum MRZScanner {
         // page, its ink is thickened by a pixel each way and looked at once more. Read there, a
         // zone passes the same checks as any other.
         guard options.thickenedRetry, image.depth == 1 || gray.isBilevel,
-              let thick = pixErodeGray(pix8, 3, 3).map(LeptImage.init), let thickGray = GrayImage(pix8: thick.pix) else { return nil }
+              let thick = withExtendedLifetime(eight, { pixErodeGray(pix8, 3, 3) }).map(LeptImage.init),
+              let thickGray = GrayImage(pix8: thick.pix) else { return nil }
         let thickBands = withExtendedLifetime(thick) { MRZLocator.locate(pix8: thick.pix) }
         clock?.mark("mrz.locate")
         return readZone(bands: thickBands, gray: thickGray, tesseract: tesseract, options: options, clock: clock)
