@@ -1,3 +1,4 @@
+@preconcurrency import CTesseract
 import Foundation
 @testable import KordantOCR
 import Testing
@@ -156,6 +157,44 @@ import Testing
         for (name, field) in both.fields {
             guard let box = field.box else { continue }
             #expect(box.x >= 0 && box.y >= 0 && box.x + box.width <= both.width && box.y + box.height <= both.height, "\(name): \(box)")
+        }
+    }
+
+    /// A boxed opt-out form photographed, its values printed light grey beside black labels (the
+    /// page as flattened from its outline): Tesseract's global threshold falls between the paper
+    /// and the black, and the requester's name and street break up or drop out. Thresholded near
+    /// the paper for a second reading, both come back, whole and in review (read by that reading
+    /// only); nothing the first reading had is lost.
+    @Test func lightGreyValuesAreReadAgainThresholdedNearThePaper() throws {
+        let (first, both) = try Self.readOnceAndAgain("s30-dev-127-optout-grid-light-ink.png")
+        #expect(first.kind == .optout && first.meanConfidence < OCRWorker.poorForFields, "\(first.meanConfidence)")
+        #expect(first.fields["full_name"]?.value != .text("Aisha Bint Khalid Al-Hashimi")
+                || first.fields["street_address"]?.value != .text("1026 Park Court"), "\(first.fields)")
+        // The generator's truth.
+        for (name, value) in [("full_name", "Aisha Bint Khalid Al-Hashimi"), ("street_address", "1026 Park Court")] {
+            #expect(both.fields[name]?.value == .text(value), "\(name): \(both.fields)")
+        }
+        #expect(Set(both.fields.keys).isSuperset(of: first.fields.keys))
+        for (name, field) in first.fields where both.fields[name]?.value != field.value {
+            #expect(both.fields[name]?.needsReview == true, "\(name): \(both.fields)")
+        }
+        // The light-ink page itself: the grey strokes are ink, the paper stays paper.
+        let page = try ImageLoader.load(path: DegradedScanTests.root + "/Tests/Fixtures/ocr-fallback/s30-dev-127-optout-grid-light-ink.png")[0]
+        let light = try #require(try Preprocessor.lightInkThresholded(page))
+        #expect(light.width == page.width && light.height == page.height)
+        let before = try #require(GrayImage(pix8: page.pix)), after = try #require(GrayImage(pix8: light.pix))
+        /// Pixels darker than mid-grey, and pixels as light as the paper.
+        func share(_ g: GrayImage, _ test: (UInt8) -> Bool) -> Double { Double(g.pixels.filter(test).count) / Double(g.pixels.count) }
+        #expect(share(after) { $0 < 128 } > share(before) { $0 < 128 } * 1.2, "grey strokes become ink")
+        #expect(share(after) { $0 >= 240 } > 0.7, "paper stays paper")
+    }
+
+    /// A page with no ink on it, or all of one grey, has nothing to threshold near its paper.
+    @Test func aPageWithoutPaperAndInkIsNotThresholded() throws {
+        for level: UInt32 in [255, 128] {
+            let pix = try #require(pixCreate(64, 48, 8))
+            pixSetAllArbitrary(pix, level)
+            #expect(try Preprocessor.lightInkThresholded(LeptImage(pix)) == nil)
         }
     }
 }

@@ -12,9 +12,11 @@ enum FieldNumbers {
                               "DD", "END", "REST", "RSTR"]
 
     /// "3", "15", "4d", and "4»" (a small b misread): one or two digits and at most one letter a
-    /// to d or a mark standing for one.
+    /// to d or a mark standing for one; and "+d", a small 4 read as a plus before its letter
+    /// ("+d DLN 794876092" on a shadowed licence).
     static func isFieldNumber(_ text: String) -> Bool {
         let chars = Array(text)
+        if chars.count == 2, chars[0] == "+", "abcd".contains(chars[1]) { return true }
         let digits = chars.prefix { $0.isASCII && $0.isNumber }.count
         guard (1...2).contains(digits), chars.count - digits <= 1, chars[0] != "0" else { return false }
         return digits == chars.count || "abcdABCD»".contains(chars[digits])

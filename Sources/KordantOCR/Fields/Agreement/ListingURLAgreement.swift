@@ -73,8 +73,10 @@ extension FieldExtractor {
                 f["listing_url"]?.needsReview = true
             }
         }
-        if let e = f["email"], name.confidence > e.confidence, let address = e.value.string, let agreed = agreedEmail(address, name: printed) {
-            f["email"]?.value = .text(agreed)
+        if let e = f["email"], let address = e.value.string, let agreed = agreedEmail(address, name: printed) {
+            // Read more surely than the name, the address is kept as read ("soll4", "sulel": a
+            // 1 read as l beside or after the number); the two disagree, so it is not sure.
+            if name.confidence > e.confidence { f["email"]?.value = .text(agreed) }
             f["email"]?.needsReview = true
         }
     }
