@@ -843,6 +843,10 @@ func value(_ f: [String: Field], _ name: String) -> String? {
                                          block: 1, paragraph: 1, line: 1, word: 0)).map(\.text)
         }
         #expect(split("15SEXM") == ["15", "SEX", "M"] && split("4dDLN") == ["4d", "DLN"] && split("SEXF") == ["SEX", "F"])
+        // The licence number's label with its D read as a zero, glued to its number.
+        #expect(split("4d0LN") == ["4d", "DLN"] && split("4d0LND1137786") == ["4d", "DLN", "D1137786"])
+        let zero = FieldExtractor.idVisual(WordPage(["MINNESOTA", "DRIVER LICENSE", "4d0LN D1137786", "1 MCCARTHY", "2 SIOBHAN"]).lines)
+        #expect(value(zero, "document_number") == "D1137786")
         #expect(split("1ST") == ["1ST"] && split("2ND") == ["2ND"] && split("DLC28G96080") == ["DL", "C28G96080"] && split("DLAMINI") == ["DLAMINI"])
         #expect(FieldNumbers.isFieldNumber("4d") && FieldNumbers.isFieldNumber("15") && !FieldNumbers.isFieldNumber("123")
                 && !FieldNumbers.isFieldNumber("4e") && !FieldNumbers.isFieldNumber("05"))

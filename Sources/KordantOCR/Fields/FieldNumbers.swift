@@ -43,12 +43,17 @@ enum FieldNumbers {
         if chars.count == 4, w.text.uppercased().hasPrefix("SEX"), "MFX".contains(chars[3]) { return PageLayout.divided(w, at: 3) }
         guard let first = chars.firstIndex(where: { !$0.isNumber }), (1...2).contains(first), chars[0] != "0" else { return [w] }
         var at = first
-        // A lettered number ("4dDLN"): the letter is the number's when a label follows it.
-        if "abcd".contains(chars[at]), at + 1 < chars.count, chars[at + 1].isUppercase { at += 1 }
+        // A lettered number ("4dDLN"): the letter is the number's when a label follows it; so is
+        // it before "0LN", the licence number's label with its D read as a zero ("4d0LN").
+        let zeroForD = String(chars.dropFirst(at + 1).prefix(3)) == "0LN"
+        if "abcd".contains(chars[at]), at + 1 < chars.count, chars[at + 1].isUppercase || zeroForD { at += 1 }
         // Small print comes out in mixed case ("15sExM").
-        let rest = String(chars[at...]).uppercased()
+        var rest = String(chars[at...]).uppercased()
+        let mended = zeroForD && at == first + 1
+        if mended { rest = "D" + rest.dropFirst() }
         guard let label = shortLabels.filter({ rest.hasPrefix($0) }).max(by: { $0.count < $1.count }) else { return [w] }
-        let parts = PageLayout.divided(w, at: at)
+        var parts = PageLayout.divided(w, at: at)
+        if mended { parts[1].text = "D" + parts[1].text.dropFirst() }
         guard rest.count > label.count else { return parts }
         return [parts[0]] + PageLayout.divided(parts[1], at: label.count)
     }
