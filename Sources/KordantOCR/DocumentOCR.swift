@@ -219,9 +219,10 @@ public final class OCRWorker {
     ///   the 3 × 3 one): read under the 3 × 3 one. On 53 dev photocopies of seeds 18–21, 80.2 →
     ///   81.8 % (2.0 → 1.8 %); on 66 of seeds 22–26, 85.4 → 87.0 % (1.3 → 1.0 %).
     /// - Any other page of a known kind read under ``poorForFields``: read thresholded near its
-    ///   paper (`Preprocessor.lightInkThresholded`), for values printed light grey. On six dev
-    ///   corpora (668 pages, seed 30 new), fields exact 6285 → 6330 of 6940, wrong and not
-    ///   flagged 42 → 38; a quarter of the way from paper to ink did as well as a sixth or a third.
+    ///   paper (`Preprocessor.lightInkThresholded`), for values printed light grey; its fields
+    ///   only fill the first's gaps (see `process`). On six dev corpora (668 pages, seed 30 new),
+    ///   fields exact 6285 → 6320 of 6940, wrong and not flagged 42 → 32; a quarter of the way
+    ///   from paper to ink did as well as a sixth or a third.
     private func secondReading(of first: PageResult, zone: MRZ?, image: LeptImage, index: Int, options o: OCROptions,
                                clock: StepRecorder?) throws(OCRError) -> PageResult? {
         // (Not a page the first reading turned by its own retries: the second does not retry.)
