@@ -191,16 +191,13 @@ public final class OCRWorker {
         let (first, zone, asLoaded) = try reading(image, index: index, options: o, pdf: pdf, clock: clock)
         let second = try secondReading(of: first, zone: zone, image: image, index: index, options: o, clock: clock)
         var combined = first
-        if let second {
-            // A page read again thresholded near its paper gains what the first reading missed,
-            // but never loses what it read to it: that reading breaks thin strokes of dark print
-            // ("CI4E28416" for a passport number read right the first time).
-            combined = second.preprocessing.steps.contains("light-ink") ? TwoReadings.filled(combined, from: second)
-                : TwoReadings.combined(combined, second)
-        }
-        // (The light-ink reading has no vote: it and the page as loaded share misreadings of
-        // small dark print, and two of them outvoted a first reading that was right.)
-        let voters = [first] + [second].compactMap { $0 }.filter { !$0.preprocessing.steps.contains("light-ink") }
+        // A page read again thresholded near its paper gains what the first reading missed, but
+        // never loses what it read to it: that reading breaks thin strokes of dark print
+        // ("CI4E28416" for a passport number read right the first time). Nor has it a vote: it
+        // and the page as loaded share such misreadings, and two of them outvoted the first.
+        let lightInk = second?.preprocessing.steps.contains("light-ink") == true
+        if let second { combined = lightInk ? TwoReadings.filled(combined, from: second) : TwoReadings.combined(combined, second) }
+        let voters = [first] + (lightInk ? [] : [second].compactMap { $0 })
         if let asLoaded { combined = TwoReadings.filled(combined, from: asLoaded, readings: voters) }
         // The requester's addresses checked against the name as finally read (diacritics included).
         if combined.kind == .optout { FieldExtractor.namesAgreed(&combined.fields) }

@@ -245,20 +245,7 @@ enum Preprocessor {
         }
         var owned: UnsafeMutablePointer<NUMA>? = histogram
         numaDestroy(&owned)
-        let total = counts.reduce(0, +)
-        guard total > 0 else { return nil }
-        // Otsu's split: the threshold that maximises the between-class variance.
-        let sum = counts.enumerated().reduce(0.0) { $0 + Double($1.offset) * $1.element }
-        var below = 0.0, belowSum = 0.0, best = -1.0, split = 128
-        for t in 0..<255 {
-            below += counts[t]
-            belowSum += Double(t) * counts[t]
-            let above = total - below
-            guard below > 0, above > 0 else { continue }
-            let m0 = belowSum / below, m1 = (sum - belowSum) / above
-            let between = below * above * (m0 - m1) * (m0 - m1)
-            if between > best { best = between; split = t }
-        }
+        guard let split = PageOutline.otsuSplit(counts) else { return nil }
         /// The median level of `range`.
         func median(_ range: ClosedRange<Int>) -> Int? {
             let n = range.reduce(0.0) { $0 + counts[$1] }

@@ -45,15 +45,14 @@ enum FieldNumbers {
         var at = first
         // A lettered number ("4dDLN"): the letter is the number's when a label follows it; so is
         // it before "0LN", the licence number's label with its D read as a zero ("4d0LN").
-        let zeroForD = String(chars.dropFirst(at + 1).prefix(3)) == "0LN"
+        let zeroForD = "abcd".contains(chars[at]) && String(chars.dropFirst(at + 1).prefix(3)) == "0LN"
         if "abcd".contains(chars[at]), at + 1 < chars.count, chars[at + 1].isUppercase || zeroForD { at += 1 }
         // Small print comes out in mixed case ("15sExM").
         var rest = String(chars[at...]).uppercased()
-        let mended = zeroForD && at == first + 1
-        if mended { rest = "D" + rest.dropFirst() }
+        if zeroForD { rest = "D" + rest.dropFirst() }
         guard let label = shortLabels.filter({ rest.hasPrefix($0) }).max(by: { $0.count < $1.count }) else { return [w] }
         var parts = PageLayout.divided(w, at: at)
-        if mended { parts[1].text = "D" + parts[1].text.dropFirst() }
+        if zeroForD { parts[1].text = "D" + parts[1].text.dropFirst() }
         guard rest.count > label.count else { return parts }
         return [parts[0]] + PageLayout.divided(parts[1], at: label.count)
     }

@@ -197,25 +197,34 @@ struct PageOutline {
 
     /// Otsu's threshold and the means of the two classes (above, at or below).
     static func otsu(_ pixels: [UInt8]) -> (threshold: UInt8, above: Double, below: Double)? {
-        var histogram = [Int](repeating: 0, count: 256)
+        var histogram = [Double](repeating: 0, count: 256)
         for p in pixels { histogram[Int(p)] += 1 }
+        guard let threshold = otsuSplit(histogram) else { return nil }
         let total = Double(pixels.count)
         var sumAll = 0.0
-        for i in 0..<256 { sumAll += Double(i * histogram[i]) }
+        for i in 0..<256 { sumAll += Double(i) * histogram[i] }
+        var wb = 0.0, sb = 0.0
+        for i in 0...threshold { wb += histogram[i]; sb += Double(i) * histogram[i] }
+        return (UInt8(threshold), (sumAll - sb) / (total - wb), sb / wb)
+    }
+
+    /// Otsu's split of a 256-level histogram: the level (itself below) that maximises the
+    /// between-class variance; nil when the histogram holds one level only.
+    static func otsuSplit(_ histogram: [Double]) -> Int? {
+        let total = histogram.reduce(0, +)
+        var sumAll = 0.0
+        for i in 0..<256 { sumAll += Double(i) * histogram[i] }
         var weightBelow = 0.0, sumBelow = 0.0, best = -1.0, threshold = 0
         for t in 0..<255 {
-            weightBelow += Double(histogram[t])
-            sumBelow += Double(t * histogram[t])
+            weightBelow += histogram[t]
+            sumBelow += Double(t) * histogram[t]
             let weightAbove = total - weightBelow
             guard weightBelow > 0, weightAbove > 0 else { continue }
             let m0 = sumBelow / weightBelow, m1 = (sumAll - sumBelow) / weightAbove
             let between = weightBelow * weightAbove * (m1 - m0) * (m1 - m0)
             if between > best { (best, threshold) = (between, t) }
         }
-        guard best > 0 else { return nil }
-        var wb = 0.0, sb = 0.0
-        for i in 0...threshold { wb += Double(histogram[i]); sb += Double(i * histogram[i]) }
-        return (UInt8(threshold), (sumAll - sb) / (total - wb), sb / wb)
+        return best > 0 ? threshold : nil
     }
 
     static func eroded(_ mask: [Bool], width w: Int, height h: Int) -> [Bool] {

@@ -58,9 +58,9 @@ extension FieldExtractor {
     /// The listing's slug and the requester's mailbox spelled as the requester's name is, once
     /// the page's readings are combined and the name's diacritics read (``DocumentOCR``): only
     /// where the name was read well (mean confidence 70 or more) and with more confidence than
-    /// the address (a mailbox read more surely that disagrees is kept, in review), and not where the name is
-    /// the doubtful copy (``nameDoubtful(_:name:)``: "Erdés" beside "gyula-erdos", the English
-    /// model reads "ő" as "é" and the address spells it plainly).
+    /// the address (a mailbox read more surely that disagrees is kept, in review), and not where
+    /// the name is the doubtful copy (``nameDoubtful(_:name:)``: "Erdés" beside "gyula-erdos",
+    /// the English model reads "ő" as "é" and the address spells it plainly).
     static func namesAgreed(_ f: inout [String: Field]) {
         // A name read poorly ("Zséfia Szdke" at 55) is no better a copy than the address.
         guard let name = f["full_name"], name.confidence >= 70, let printed = name.value.string else { return }
