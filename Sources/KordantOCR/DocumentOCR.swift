@@ -264,9 +264,9 @@ public final class OCRWorker {
         let keep = pdf != nil
         defer { if keep { text.clear() } }
         // Every full reading of this page (first, turned, levelled, as loaded) asks for the same outputs.
-        func read(_ image: LeptImage, resolution: Int) throws(OCRError) -> PageText {
+        func read(_ image: LeptImage, resolution: Int, invert: Bool = false) throws(OCRError) -> PageText {
             try text.recognize(image, resolution: resolution, mode: mode, hocr: o.hocr, tsv: o.tsv, alto: o.alto,
-                               pageNumber: index - 1, keep: keep)
+                               pageNumber: index - 1, keep: keep, invert: invert)
         }
         // The MRZ is searched for on the image as given, whatever the page turns out to be: its
         // lines say which way up the document is, and a page that has one is an identity
@@ -403,7 +403,9 @@ public final class OCRWorker {
         if page.meanConfidence < Self.poorReading || forFields, !settled, !second, o.preprocess != .none,
            !(report.steps.isEmpty && report.rotation == 0) {
             let (plain, plainReport) = try Preprocessor.run(input, options: .none)
-            let again = try read(plain, resolution: plainReport.resolution)
+            // (Lines read poorly are read inverted too here, on a poor page only: a title printed
+            // light on a dark band.)
+            let again = try read(plain, resolution: plainReport.resolution, invert: true)
             handleHoldsKept = false
             // (Its fields only if the page kept is the right way up as this one is.)
             if o.secondReading, report.rotation == turn {
@@ -436,6 +438,14 @@ public final class OCRWorker {
             clock?.mark("pdf")
         }
         var result = finish(page, source: .ocr, index: index, report: report, scanned: scanned, image: prepared, options: o)
+        // A poor reading of none of our kinds whose page as loaded reads as one of them is of that
+        // kind (a card's title printed white on a dark band, which the smoothed fax lost and the
+        // page as loaded reads: "IDENTITY CARD"); the page as loaded then fills its gaps (below).
+        if o.kind == nil, result.kind == .unknown, let asLoaded, case let kind = FieldExtractor.detectKind(asLoaded.page.text), kind != .unknown {
+            var known = o
+            known.kind = kind
+            result = finish(page, source: .ocr, index: index, report: report, scanned: scanned, image: prepared, options: known)
+        }
         // An identity page found by its words was read as a page of text (automatic layout),
         // which can take a column of small labels and values beside the photo for a picture and
         // drop it. Read sparsely (every text fragment on its own), as an ID is read when the kind

@@ -172,12 +172,16 @@ final class TesseractHandle {
 
     /// Reads `image`. `keep`: leave the results in the handle (for ``addLastPage(to:shown:)``)
     /// instead of clearing them. `whitelist`: the only characters it may read (this call only).
+    /// `invert`: poorly read lines are read again inverted (light print on a dark band), which
+    /// the handle does not do otherwise (this call only).
     func recognize(_ image: LeptImage, resolution: Int, mode: PageSegmentation, rectangle: BoundingBox? = nil,
                    hocr: Bool = false, tsv: Bool = false, alto: Bool = false, pageNumber: Int = 0, keep: Bool = false,
-                   whitelist: String? = nil) throws(OCRError) -> PageText {
+                   whitelist: String? = nil, invert: Bool = false) throws(OCRError) -> PageText {
         TessBaseAPISetPageSegMode(api, TessPageSegMode(rawValue: UInt32(mode.rawValue)))
         if let whitelist { TessBaseAPISetVariable(api, "tessedit_char_whitelist", whitelist) }
         defer { if whitelist != nil { TessBaseAPISetVariable(api, "tessedit_char_whitelist", "") } }
+        if invert { TessBaseAPISetVariable(api, "tessedit_do_invert", "1") }
+        defer { if invert { TessBaseAPISetVariable(api, "tessedit_do_invert", "0") } }
         TessBaseAPISetImage2(api, image.pix)
         TessBaseAPISetSourceResolution(api, Int32(resolution))
         if let r = rectangle { TessBaseAPISetRectangle(api, Int32(r.x), Int32(r.y), Int32(r.width), Int32(r.height)) }

@@ -498,6 +498,10 @@ func value(_ f: [String: Field], _ name: String) -> String? {
         let f = FieldExtractor.idVisual(p.lines)
         #expect(value(f, "surname") == "NGUYEN" && value(f, "nationality") == "GBR")
         #expect(value(f, "date_of_birth") == "1955-03-01" && value(f, "sex") == "M")
+        // One sex letter read twice: that letter, for review; two letters that differ are no sex.
+        let twice = FieldExtractor.idVisual(WordPage(["RESIDENCE PERMIT", "Surname: NGUYEN", "Sex: Xx"]).lines)
+        #expect(value(twice, "sex") == "X" && twice["sex"]?.needsReview == true)
+        #expect(FieldExtractor.mended("MF", field: "sex") == nil && FieldExtractor.mended("mm", field: "sex") == "M")
         #expect(value(FieldExtractor.idVisual(WordPage(["RESIDENCE PERMIT", "Permit No.: P4444984"]).lines), "document_number") == "P4444984")
         let word = Word(text: "Sex:M", confidence: 90, box: BoundingBox(x: 100, y: 0, width: 100, height: 20), block: 1, paragraph: 1, line: 1, word: 1)
         let parts = PageLayout.splitAtColon(word)

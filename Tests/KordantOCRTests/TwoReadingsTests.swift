@@ -160,6 +160,20 @@ import Testing
         }
     }
 
+    /// A faxed identity card whose title is printed white on a black band (the browser-made
+    /// generator's bilingual card): smoothed, the band reads as noise, the small labels hardly
+    /// at all, and the page is of none of our kinds. The page as loaded, its poorly read lines
+    /// read inverted too, says "IDENTITY CARD": the page is an ID, and its values come back (the
+    /// generator's truth), in review.
+    @Test func aTitleLightOnADarkBandNamesThePagesKind() throws {
+        let (once, again) = try Self.readOnceAndAgain("web2-031-id-card-band-fax.png")
+        #expect(once.kind == .unknown && once.fields.isEmpty, "\(once.kind) \(once.fields)")
+        #expect(again.kind == .id)
+        for (name, value) in [("surname", "MUSTERFRAU"), ("given_names", "ERIKA"), ("date_of_birth", "1950-07-16"), ("document_number", "WJ1830083")] {
+            #expect(again.fields[name]?.value == .text(value) && again.fields[name]?.needsReview == true, "\(name): \(again.fields)")
+        }
+    }
+
     /// A boxed opt-out form photographed, its values printed light grey beside black labels (the
     /// page as flattened from its outline): Tesseract's global threshold falls between the paper
     /// and the black, and the requester's name and street break up or drop out. Thresholded near

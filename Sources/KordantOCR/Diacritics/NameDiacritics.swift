@@ -5,8 +5,8 @@ import Foundation
 /// script's model (Debian's tesseract-ocr-script-latn) has them, but read over whole pages it
 /// also adds marks that are not there ("ĄANNA", "İÎBRAHIM"). So only a name's own box is read
 /// again with it, and its reading is taken only where it differs from the English one by
-/// letters with diacritics standing for plain letters, one for one or, for a few pairs, one for
-/// two ("ii" → "ü", "AE" → "Æ"), and nowhere else.
+/// letters with diacritics standing for plain letters (or for another mark, English's guess), one
+/// for one or, for a few pairs, one for two ("ii" → "ü", "AE" → "Æ"), and nowhere else.
 enum NameDiacritics {
     /// The fields that hold a person's name.
     static let fields: Set<String> = ["full_name", "grantor", "grantee", "surname", "given_names"]
@@ -15,33 +15,30 @@ enum NameDiacritics {
     /// the letters they may stand for. No other two: "RE" for "É" would be a letter lost.
     static let twoForOne: [String: Set<Character>] = ["ii": ["ü", "ű", "ï", "í"], "fi": ["ñ"], "ae": ["æ"], "oe": ["œ"], "ce": ["œ"], "ss": ["ß"]]
 
-    /// `latin` when it is `english` with some plain letters read as letters with diacritics and
-    /// nothing else changed; nil otherwise (also when nothing changed).
+    /// `latin` when it is `english` with some letters read as letters with diacritics and
+    /// nothing else changed; nil otherwise (also when nothing changed). A letter English read
+    /// plain, or with another mark ("Zséfia" for "Zsófia", "Erdés" for "Erdős": English's few
+    /// marked letters are its guesses for the many it lacks), may take a mark, one for one or two
+    /// for one from ``twoForOne``, also next to one another ("Jifi" for "Jiří", "Nufiez" for
+    /// "Núñez"). No letter added, lost or changed for a plain one, and no mark taken away.
     static func mended(_ english: String, latin: String) -> String? {
         let e = Array(english), l = Array(latin)
-        var i = 0, j = 0, changed = false
-        func plain(_ c: Character) -> Bool { c.isASCII && c.isLetter }
+        guard e != l else { return nil }
         func marked(_ c: Character) -> Bool { !c.isASCII && c.isLetter }
-        // The next characters of both agree again (or both end).
-        func resumes(_ i: Int, _ j: Int) -> Bool { (i == e.count && j == l.count) || (i < e.count && j < l.count && e[i] == l[j]) }
-        while i < e.count || j < l.count {
-            if i < e.count, j < l.count, e[i] == l[j] {
-                i += 1; j += 1
-                continue
+        // reach[i][j]: english[i...] and latin[j...] align under those rules (filled from the ends).
+        var reach = [[Bool]](repeating: [Bool](repeating: false, count: l.count + 1), count: e.count + 1)
+        reach[e.count][l.count] = true
+        for i in stride(from: e.count, through: 0, by: -1) {
+            for j in stride(from: l.count - 1, through: 0, by: -1) {
+                if i < e.count, reach[i + 1][j + 1], e[i] == l[j] || (marked(l[j]) && e[i].isLetter) {
+                    reach[i][j] = true
+                } else if i + 1 < e.count, reach[i + 2][j + 1], marked(l[j]),
+                          let marks = Self.twoForOne[String([e[i], e[i + 1]]).lowercased()], marks.contains(Character(l[j].lowercased())) {
+                    reach[i][j] = true
+                }
             }
-            guard i < e.count, j < l.count, marked(l[j]), plain(e[i]) else { return nil }
-            if resumes(i + 1, j + 1) {
-                i += 1
-            } else if i + 1 < e.count, let marks = Self.twoForOne[String([e[i], e[i + 1]]).lowercased()],
-                      marks.contains(Character(l[j].lowercased())), resumes(i + 2, j + 1) {
-                i += 2
-            } else {
-                return nil
-            }
-            j += 1
-            changed = true
         }
-        return changed ? latin : nil
+        return reach[0][0] ? latin : nil
     }
 }
 

@@ -506,6 +506,11 @@ enum FieldExtractor {
     static func mended(_ text: String, field: String) -> String? {
         if field == "state" { return stateMended(text) }
         if field == "request_id" { return referenceMended(text) }
+        // One sex letter read twice ("Xx": Tesseract reads an X's crossing strokes as two letters).
+        if field == "sex" {
+            let t = text.trimmingCharacters(in: .whitespaces).uppercased()
+            return t.count == 2 && t.first == t.last && "MFX".contains(t.first!) ? String(t.first!) : nil
+        }
         if field == "email" { return hostMended(text) }
         if field == "listing_url" { return urlMended(text) }
         if ["instrument_number", "parcel_number"].contains(field) { return numberMended(text) }
