@@ -16,10 +16,43 @@ import Testing
         // Marks added where English read a letter whole, a letter lost, a letter changed for
         // another plain one, a mark dropped, nothing changed: English's reading stays.
         ("ANNA", "ĄANNA", nil), ("IBRAHIM", "İÎBRAHIM", nil), ("REKA", "ÉKA", nil), ("EZE", "EZEẸ", nil),
-        ("Smith", "Smyth", nil), ("Müller", "Muller", nil), ("Zsófia", "Zsofia", nil), ("Jifi", "Jiri", nil), ("Muller", "Muller", nil), ("Bo", "Bø Li", nil),
+        ("Al-Hashimi", "Al-Hashımı", nil), ("IBRAHIM", "İBRAHIM", nil), ("Smith", "Smyth", nil), ("Müller", "Muller", nil), ("Zsófia", "Zsofia", nil), ("Jifi", "Jiri", nil), ("Muller", "Muller", nil), ("Bo", "Bø Li", nil),
     ] as [(String, String, String?)])
     func onlyMarksForPlainLetters(_ english: String, _ latin: String, _ expected: String?) {
         #expect(NameDiacritics.mended(english, latin: latin) == expected)
+    }
+
+    /// Word by word: a word read clearly is taken though another was not ("Małgorzata" at 71
+    /// beside "Żak" at 57); a word read poorly, a word count that differs or a letter changed
+    /// for a plain one changes nothing.
+    @Test func wordsReadClearlyAreTakenOneByOne() {
+        #expect(NameDiacritics.wordwise("Matgorzata Zak", latin: [("Małgorzata", 71), ("Żak", 57)]) == "Małgorzata Zak")
+        #expect(NameDiacritics.wordwise("BENOIT CE", latin: [("Benoît", 90), ("Œų", 24)]) == "BENOÎT CE")
+        #expect(NameDiacritics.wordwise("Matgorzata Zak", latin: [("Małgorzata", 55), ("Żak", 57)]) == nil)
+        #expect(NameDiacritics.wordwise("Matgorzata Zak", latin: [("Małgorzata Żak", 90)]) == nil)
+        #expect(NameDiacritics.wordwise("Matgorzata Wojcik", latin: [("Matłgorzata", 62), ("Wójcik,", 90)]) == "Matgorzata Wójcik")
+        #expect(NameDiacritics.wordwise("Smith Jones", latin: [("Smyth", 95), ("Jones", 95)]) == nil)
+    }
+
+    /// A mailbox or a listing's path takes the letters no accent comes off ("ł", "ß", "ø") that
+    /// the requester's name is spelled with; never an accent, a letter the name lacks, a digit's
+    /// change (but an "ß" read as "8"), or anything in the host.
+    @Test(arguments: [
+        ("matgorzata.zak@inbox.example.net", "małgorzata.zak@inbox.example.net", "Małgorzata Zak", "małgorzata.zak@inbox.example.net"),
+        ("https://www.checkpeople.com/profile/matgorzata-zak/31088", "https://www.checkpeople.com/profile/małgorzata-zak/31088",
+         "Małgorzata Żak", "https://www.checkpeople.com/profile/małgorzata-zak/31088"),
+        ("jzimmermannstrau8@example.com", "jzimmermannstrauß@example.com", "Jürgen Zimmermann-Strauß", "jzimmermannstrauß@example.com"),
+        ("https://www.spokeo.com/p/ute-weib/46776", "https://www.spokeo.com/p/ute-weiß/46776", "Ute Weiß", "https://www.spokeo.com/p/ute-weiß/46776"),
+        // The name read without the letter, an accent, a digit, the host, punctuation: as read.
+        ("matgorzata.zak@inbox.example.net", "małgorzata.zak@inbox.example.net", "Matgorzata Zak", nil),
+        ("jose.garcia@example.com", "josé.garcía@example.com", "José García", nil),
+        ("anna1@example.com", "annał@example.com", "Anna Łuk", nil),
+        ("anna@examp1e.com", "anna@examplé.com", "Anna", nil),
+        ("ann-a@example.com", "anna@example.com", "Anna", nil),
+        ("matgorzata@inbox.example.net", "matgorzata@inbox.example.net", "Małgorzata", nil),
+    ] as [(String, String, String, String?)])
+    func anAddressTakesTheNamesLettersOnly(_ english: String, _ latin: String, _ name: String, _ expected: String?) {
+        #expect(NameDiacritics.addressMended(english, latin: latin, name: name) == expected)
     }
 
     static var tessdata: URL {

@@ -226,6 +226,12 @@ enum FieldExtractor {
             }
         }
         if let options = requestOptions(optionLines(page.layout), tick: tick, after: after) { f["request_options"] = options }
+        if f["state"] == nil, let read = page.rejectedValues["state"], let zipCode = f["zip"]?.value.string,
+           let code = stateNearZip(read.text, zipCode) {
+            // Set by its ZIP and its remains: not a reading, so for review.
+            f["state"] = field(.text(code), read.words)
+            f["state"]?.needsReview = true
+        }
         dayOrderChecked(&f, lines: lines)
         var reviewed = review(doubtful(f, labelled: labelledOnly, page: page))
         listingURLAgreed(&reviewed, lines: lines)
@@ -511,7 +517,11 @@ enum FieldExtractor {
             let t = text.trimmingCharacters(in: .whitespaces).uppercased()
             return t.count == 2 && t.first == t.last && "MFX".contains(t.first!) ? String(t.first!) : nil
         }
-        if field == "email" { return hostMended(text) }
+        if field == "email" {
+            // An i read as "!" in the mailbox ("elen!.papadopoulou@"): no address spells one.
+            let box = text.replacingOccurrences(of: #"(?<=\p{L})!(?=[\p{L}0-9._-]*@)"#, with: "i", options: .regularExpression)
+            return hostMended(box) ?? (box == text ? nil : box)
+        }
         if field == "listing_url" { return urlMended(text) }
         if ["instrument_number", "parcel_number"].contains(field) { return numberMended(text) }
         // A licence number's S read as "§" or "$" ("DL §8685732"): no document number holds either.
@@ -665,6 +675,31 @@ enum FieldExtractor {
     static func stateForZip(_ state: String, _ zipCode: String) -> String? {
         guard state.count == 2 else { return nil }
         return onlyLookAlike(Array(state)) { code in zipPrefixes[code] != nil && zip(zipCode, agreesWith: code) }
+    }
+
+    /// A state's value that is no state ("Cl", "lowa": a fax or a shadow lost the T's bar, an I
+    /// read as l) beside a ZIP whose first digits belong to one state only: that state's code,
+    /// when the value read is its code with a letter a look-alike (thin strokes read for one
+    /// another: I, L, T, J, 1) or its name one letter off (two for names of eight letters or
+    /// more). Nil otherwise: a ZIP alone never names a state the page does not show.
+    static func stateNearZip(_ read: String, _ zipCode: String) -> String? {
+        guard zipCode.count >= 5, zipCode.prefix(5).allSatisfy(\.isNumber), let p = Int(zipCode.prefix(3)) else { return nil }
+        let owners = zipPrefixes.filter { $0.value.contains { $0.contains(p) } }.map(\.key)
+        guard owners.count == 1, let code = owners.first else { return nil }
+        let t = read.uppercased().trimmingCharacters(in: ruleGlyphs.union(CharacterSet(charactersIn: " .,:;")))
+        let thin: Set<Character> = ["I", "L", "T", "J", "1", "!", "|"]
+        if t.count == 2 {
+            let pairs = Array(Swift.zip(t, code))
+            let near = pairs.allSatisfy { r, c in
+                r == c || lookAlikes[r]?.contains(c) == true || lookAlikes[c]?.contains(r) == true || (thin.contains(r) && thin.contains(c))
+            }
+            return near && pairs.contains { $0 == $1 } ? code : nil
+        }
+        let letters = t.filter(\.isLetter)
+        guard letters.count >= 4, let name = states.first(where: { $0.value == code })?.key else { return nil }
+        let bare = name.filter(\.isLetter)
+        let limit = bare.count >= 8 ? 2 : 1
+        return PageLayout.editDistance(letters, bare, limit: limit) <= limit ? code : nil
     }
 
     /// A company's name with a misread "Privacy Team" or "Privacy" after it ("FastPeopleSearch
@@ -932,6 +967,12 @@ struct LabelledPage {
             guard next == words.count, words[hit.end..<next].allSatisfy({ $0.confidence < 60 }) else { return found }
         }
         let row = layout.rows[hit.row]
+        // Last of all, a label closing a line of running text ("… Telephone number:") whose
+        // value the paragraph wrapped onto the start of the next.
+        func wrapped() -> [(words: [Word], inline: Bool)] {
+            guard next == words.count, hit.end == words.count, hit.colon, let w = wrappedLine(after: hit) else { return [] }
+            return [(w, true)]
+        }
         guard next == words.count else {
             // Another label follows at once ("Surname Date of birth" on a card's label row): the
             // value is below this one, left of the column of the next (cards only: elsewhere a
@@ -954,9 +995,9 @@ struct LabelledPage {
         }
         // Below: the next row's words in this label's column.
         let maxX = hit.segment + 1 < row.segments.count ? row.segments[hit.segment + 1].box.x - row.height / 2 : Int.max
-        guard let (r, below) = self.below(row: hit.row, x: hit.box.x, maxX: maxX, tolerance: 3 * max(row.height, 8)) else { return found }
+        guard let (r, below) = self.below(row: hit.row, x: hit.box.x, maxX: maxX, tolerance: 3 * max(row.height, 8)) else { return found + wrapped() }
         if !startsWithLabel(row: r, below) { found.append((below, false)) }
-        return found
+        return found + wrapped()
     }
 
     /// Whether `words` of row `r` begin with a label that starts its phrase.
@@ -990,13 +1031,22 @@ struct LabelledPage {
 
     /// Fields whose label was found with a value that failed its validator (set by `labelled`).
     var rejected: Set<String> { rejectedBox.names }
+    /// The first value found beside each field's label that failed its validator (also where
+    /// the field was then filled otherwise, or is not in `rejected`), as read, and its words.
+    var rejectedValues: [String: (text: String, words: [Word])] { rejectedBox.values }
     private let rejectedBox = Names()
-    final class Names { var names: Set<String> = [] }
+    final class Names {
+        var names: Set<String> = []
+        var values: [String: (text: String, words: [Word])] = [:]
+    }
 
     /// The first valid value for each field, in reading order.
     func labelled(_ specs: [FieldExtractor.Spec]) -> [String: Field] {
         var out: [String: Field] = [:]
-        defer { rejectedBox.names.subtract(out.keys) }
+        defer {
+            rejectedBox.names.subtract(out.keys)
+            for k in out.keys { rejectedBox.values[k] = nil }
+        }
         for hit in hits.joined().joined() {
             guard let field = hit.field, out[field] == nil, let spec = specs.first(where: { $0.field == field }) else { continue }
             candidates: for (read, inline) in values(of: hit) {
@@ -1024,13 +1074,25 @@ struct LabelledPage {
                     text = mended
                     repaired = true
                 }
+                // A number the paragraph wrapped at its hyphen ("Phone (optional): 474-" over "390-9819").
+                if spec.validate(text) == nil, spec.structured, text.hasSuffix("-"), words.last == layout.rows[hit.row].segments.last?.words.last,
+                   let rest = wrappedLine(after: hit), spec.validate(text + rest[0].text) != nil {
+                    text += rest[0].text
+                    used.append(rest[0])
+                }
                 if spec.validate(text) == nil {
-                    guard let (extended, more) = continuation(of: hit, words: words) else { continue }
+                    guard let (extended, more) = continuation(of: hit, words: words) else {
+                        if !words.isEmpty, rejectedBox.values[field] == nil { rejectedBox.values[field] = (text, words) }
+                        continue
+                    }
                     text = extended
                     used += more
                 }
                 guard var value = spec.validate(text) else {
-                    if !words.isEmpty { rejectedBox.names.insert(field) }
+                    if !words.isEmpty {
+                        rejectedBox.names.insert(field)
+                        if rejectedBox.values[field] == nil { rejectedBox.values[field] = (text, words) }
+                    }
                     continue
                 }
                 // A free-text value made of another field's label words is a label read where a value was expected.
@@ -1053,6 +1115,20 @@ struct LabelledPage {
             }
         }
         return out
+    }
+
+    /// The words opening the line after `hit`'s, up to its first label, when `hit`'s phrase
+    /// closes its line after other words (running text, wrapped: not a table's heading over its
+    /// column) and the next line starts where this one does.
+    func wrappedLine(after hit: LabelHit) -> [Word]? {
+        let row = layout.rows[hit.row]
+        guard hit.segment == row.segments.count - 1, hit.row + 1 < layout.rows.count,
+              hit.start > row.segments[hit.segment].words.prefix(while: { PageLayout.isRuleMark($0.text) }).count else { return nil }
+        let h = max(row.height, 8), nextRow = layout.rows[hit.row + 1]
+        guard nextRow.box.y - (row.box.y + row.box.height) < 2 * h + 4, let first = nextRow.segments.first,
+              abs(first.box.x - row.box.x) <= 2 * h else { return nil }
+        let words = Array(first.words[..<(hits[hit.row + 1][0].first?.start ?? first.words.count)])
+        return words.isEmpty ? nil : words
     }
 
     /// A value that carries on onto the next line in its column: a second party ("and MARY

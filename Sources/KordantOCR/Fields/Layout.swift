@@ -443,6 +443,10 @@ extension PageLayout {
             // is as delimited as one with a colon.
             var colon = words[end - 1].text.hasSuffix(":")
                 || (card && end < words.count && words[end].box.x <= words[end - 1].box.x + words[end - 1].box.width && !keys[end].isEmpty)
+            // A colon read as a semicolon ("Email; …", "Your Name\"; …": the required mark read
+            // as a quote) after a label that opens its line: not one inside running text
+            // ("… the Grantor; and …").
+            if !colon, words[end - 1].text.hasSuffix(";"), start <= (keys.firstIndex { !$0.isEmpty } ?? 0) { colon = true }
             // A plural mark read apart from its label ("TRANSFEREE (S) :" for "TRANSFEREE(S):") is
             // part of it, not its value.
             if end < words.count, Self.pluralMarks.contains(words[end].text.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ":"))) {
@@ -453,6 +457,15 @@ extension PageLayout {
             if !colon, end < words.count, words[end].text.hasSuffix(":"), Self.labelTails.contains(keys[end]) {
                 colon = true
                 end += 1
+            }
+            // So are a few small words carrying the label on to its colon ("Best number to reach
+            // you:", "Email address on file:"): letters only, one of them a link ("to", "on", "as").
+            if !colon, end < words.count,
+               let j = (end..<min(words.count, end + 4)).first(where: { words[$0].text.hasSuffix(":") }),
+               words[end...j].allSatisfy({ w in w.text.dropLast(w.text.hasSuffix(":") ? 1 : 0).allSatisfy { $0.isLowercase && $0.isLetter } && w.text.count > 1 }),
+               (end...j).contains(where: { Self.labelLinks.contains(keys[$0]) }) {
+                colon = true
+                end = j + 1
             }
             // A hint in brackets after the label is the label's ("Phone (optional):", "Name (as
             // listed)", "DOB (MM/DD/YYYY):"): up to three words without a digit, closed by ")".

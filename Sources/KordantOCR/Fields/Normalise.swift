@@ -124,7 +124,7 @@ extension FieldExtractor {
         let joined = s.replacingOccurrences(of: #"(?<=\p{L})\s*-\s+(?=\p{L})|(?<=\p{L})\s+-\s*(?=\p{L})"#, with: "-", options: .regularExpression)
         // A word's capital I before a capital is read as "l" ("lJzerman"); no name word starts "l" so.
         let capitalI = joined.replacingOccurrences(of: #"(?<![\p{L}'’])l(?=\p{Lu})"#, with: "I", options: .regularExpression)
-        var t = trimmed(capitalI).trimmingCharacters(in: CharacterSet(charactersIn: "\"“”'()[] ,."))
+        var t = trimmed(okina(capitalI)).trimmingCharacters(in: CharacterSet(charactersIn: "\"“”'()[] ,."))
         for suffix in [", Grantor", ", Grantee", " Grantor", " Grantee"] where t.hasSuffix(suffix) { t = String(t.dropLast(suffix.count)) }
         t = trimmed(t)
         if t.hasSuffix(" and") || t.hasSuffix(" AND") { return nil }
@@ -146,6 +146,13 @@ extension FieldExtractor {
             if let first = w.first, first.isLowercase, !particles.contains(lw) { return nil }
         }
         return .text(t)
+    }
+
+    /// A Hawaiian okina ("Keʻalohilani") is read as an opening quote, a backtick, or apart from
+    /// its word ("Ke ‘alohilani"): between a letter and three small letters or more it is the
+    /// okina (an apostrophe, "O'Brien", "van 't Hof", is left as it is).
+    static func okina(_ s: String) -> String {
+        s.replacingOccurrences(of: #"(?<=\p{L}) ?[‘`ʻ] ?(?=\p{Ll}{3})"#, with: "ʻ", options: .regularExpression)
     }
 
     static let particles: Set<String> = ["van", "der", "den", "de", "la", "le", "du", "dos", "da", "das", "del", "di", "ter", "ten",
@@ -194,8 +201,9 @@ extension FieldExtractor {
     }
 
     static func email(_ s: String) -> FieldValue? {
-        let t = trimmed(s).replacingOccurrences(of: " ", with: "")
-        return matches(t, #"^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$"#) ? .text(t) : nil
+        let t = okina(trimmed(s).replacingOccurrences(of: " ", with: ""))
+        // A mailbox may spell its owner's name in letters beyond ASCII (RFC 6531); a host here may not.
+        return matches(t, #"^[\p{L}0-9._%+ʻ-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$"#) ? .text(t) : nil
     }
 
     /// Top-level domains an address on a form plausibly ends in: the generic ones in wide use,
@@ -294,7 +302,7 @@ extension FieldExtractor {
     static func url(_ s: String) -> FieldValue? {
         // A space in a web address is a word read in two or a dot lost: no value as read, but
         // one for ``FieldExtractor/urlMended(_:)`` to mend, for review.
-        let t = trimmed(s)
+        let t = okina(trimmed(s))
         guard !t.contains(" ") else { return nil }
         guard matches(t, #"^(https?://|www\.)[A-Za-z0-9.-]+\.[A-Za-z]{2,}(/\S*)?$"#) else { return nil }
         return .text(t.trimmingCharacters(in: CharacterSet(charactersIn: ".,")))

@@ -148,7 +148,7 @@ extension FieldExtractor {
     /// agree, are different names, or the name is the doubtful copy (``nameDoubtful(_:name:)``).
     static func agreedSlug(_ segment: String, name: String) -> String? {
         let fromName = listingSlug(name)
-        guard !fromName.isEmpty, fromName != segment, !nameDoubtful(segment.split(separator: "-").map(String.init), name: name) else { return nil }
+        guard !fromName.isEmpty, fromName != segment else { return nil }
         let a = slugSkeleton(segment), b = slugSkeleton(fromName)
         guard a.count >= 4, b.count >= 4 else { return nil }
         // The same letters: an address spelling "þ" as "th" or dropping an okina is right as read;
@@ -158,6 +158,8 @@ extension FieldExtractor {
             let kept = segment.filter { $0 != "-" && ($0.isLetter || $0.isNumber || fromName.contains($0)) }
             return kept == fromName.filter { $0 != "-" } ? fromName : nil
         }
+        // (Hyphens alone come from a doubtful name too: its letters are not taken.)
+        guard !nameDoubtful(segment.split(separator: "-").map(String.init), name: name) else { return nil }
         // A letter written as two ("þ" as "th") read as one costs one more.
         let limit = min(3, max(1, b.count / 5)) + fromName.filter({ "þæœß".contains($0) }).count
         return PageLayout.editDistance(a, b, limit: limit) <= limit ? fromName : nil
