@@ -25,33 +25,6 @@ import Testing
         return (try worker.process(path: path, options: once).pages[0], try worker.process(path: path).pages[0])
     }
 
-    /// A name whose start the preprocessing lost ("JO" for "ARAÚJO"), read whole and clearly as
-    /// loaded: the whole, in review. A reading that adds a label word, changes a letter or is
-    /// read poorly changes nothing but the review.
-    @Test func aNameReadWholeAsLoadedReplacesItsLostStart() {
-        func loaded(_ value: String, confidence: Double = 84) -> PageResult {
-            Self.page(.id, ["surname": Field(value: .text(value), confidence: confidence, box: nil, needsReview: false)])
-        }
-        let first = Self.page(.id, ["surname": Self.field("JO"), "sex": Self.field("F")])
-        let whole = TwoReadings.filled(first, from: loaded("ARAUJO"))
-        #expect(whole.fields["surname"]?.value == .text("ARAUJO"))
-        #expect(whole.fields["surname"]?.needsReview == true)
-        #expect(whole.fields["sex"] == Self.field("F"))
-        for other in [loaded("ARAUJO", confidence: 55), loaded("JO GIVEN1"), loaded("JA")] {
-            #expect(TwoReadings.filled(first, from: other).fields["surname"] == Self.field("JO", review: true))
-        }
-        // Not a name: a number read with a digit more is no lost start.
-        let number = Self.page(.id, ["document_number": Self.field("4012639")])
-        let longer = Self.page(.id, ["document_number": Field(value: .text("J4012639"), confidence: 90, box: nil, needsReview: false)])
-        #expect(TwoReadings.filled(number, from: longer).fields["document_number"] == Self.field("4012639", review: true))
-        #expect(TwoReadings.lostPart("IFE", of: "AOIFE"))
-        #expect(TwoReadings.lostPart("BULOW", of: "VON BULOW"))
-        #expect(TwoReadings.lostPart("CELI", of: "CELIK"))
-        #expect(!TwoReadings.lostPart("SMITH", of: "SMITH GIVEN"))
-        #expect(!TwoReadings.lostPart("ARAUJO", of: "ARAUJO"))
-        #expect(!TwoReadings.lostPart("O", of: "OO"))
-    }
-
     @Test func fieldsReadByTheSecondReadingOnlyGoToReview() {
         let merged = TwoReadings.fields(["zip": Self.field("59101")], ["state": Self.field("MT")])
         #expect(merged["zip"] == Self.field("59101"))

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Two readings of one page, made differently (a fax at its own size and at twice it, a
 /// photocopy under two median filters; a poor reading and the page as loaded), as one: their
 /// errors fall in different places, so a field one of them missed or could only read doubtfully
@@ -69,16 +67,6 @@ enum TwoReadings {
             }
             guard mine.value != theirs.value else { continue }
             result.fields[name]?.needsReview = true
-            // A name whose start (or a word's end) the preprocessing lost ("JO" for "ARAÚJO": the
-            // accent joined the letters under it into one blot), read whole and clearly as loaded:
-            // the whole, still in review. The letters added are read, not guessed.
-            if NameDiacritics.fields.contains(name), let whole = theirs.value.string, let part = mine.value.string,
-               theirs.confidence >= 70, lostPart(part, of: whole) {
-                var taken = theirs
-                taken.needsReview = true
-                result.fields[name] = taken
-                continue
-            }
             // Three readings, two of them alike: the value two read, still in review.
             if let sided = readings.first(where: { $0.kind == first.kind && $0.fields[name]?.value == theirs.value })?.fields[name] {
                 var voted = sided
@@ -87,19 +75,5 @@ enum TwoReadings {
             }
         }
         return result
-    }
-
-    /// Whether `part` is `whole` with letters lost at its start (whole words, or the start of its
-    /// first) or at the end of its last word, and nothing else changed.
-    static func lostPart(_ part: String, of whole: String) -> Bool {
-        guard part.count >= 2, whole.count > part.count else { return false }
-        let name = CharacterSet.letters.union(CharacterSet(charactersIn: " '’ʻ-"))
-        if whole.hasSuffix(part) {
-            return whole.dropLast(part.count).unicodeScalars.allSatisfy(name.contains)
-        }
-        if whole.hasPrefix(part) {
-            return whole.dropFirst(part.count).allSatisfy(\.isLetter)
-        }
-        return false
     }
 }
