@@ -119,7 +119,7 @@ public struct DocumentResult: Sendable, Equatable {
 /// One worker: a Tesseract handle for text and one for orientation detection, created once and
 /// reused for every page it processes. Not thread-safe; ``OCREngine`` gives each thread its own.
 public final class OCRWorker {
-    private let text: TesseractHandle
+    let text: TesseractHandle
     private let orientation: Bool
     /// Created on first use: most pages never need OSD, and loading its data costs ~0.1 s.
     private lazy var osd: TesseractHandle? = orientation ? try? TesseractHandle(language: "osd") : nil
@@ -436,6 +436,13 @@ public final class OCRWorker {
                 && !report.steps.contains("deskew") && !report.steps.contains("orientation")
             try text.addLastPage(to: pdf, shown: untouched ? image : nil)
             clock?.mark("pdf")
+        }
+        // Words read as a smudge or very poorly, read again on their own (`TallWords`,
+        // `PoorWords`). (After the PDF took the page: its text layer is Tesseract's reading.)
+        if !settled, !TallWords.smudges(page).isEmpty || !PoorWords.words(page).isEmpty {
+            page = try tallWordsReread(page, image: prepared, resolution: report.resolution)
+            page = try poorWordsReread(page, image: prepared, resolution: report.resolution)
+            clock?.mark("reread")
         }
         var result = finish(page, source: .ocr, index: index, report: report, scanned: scanned, image: prepared, options: o)
         // A poor reading of none of our kinds whose page as loaded reads as one of them is of that

@@ -127,6 +127,32 @@ import Testing
         #expect(stacked.rows.count == 3)
     }
 
+    /// A label Tesseract's page layout split over two blocks on one line ("Birth" in one column,
+    /// "Date: 3 June 1990" in the next, a monospaced form's single space between them) is one
+    /// label: the date is the birth date, not the request's.
+    @Test func aLabelSplitOverTwoBlocks() {
+        var page = WordPage()
+        page.line("Personal Information Removal Request", y: 20)
+        page.line("Name of Requester: Anne Marie de La Fontaine", y: 100)
+        page.line("Birth", y: 150)
+        page.line("Date: 3 June 1990", x: 220, y: 150)
+        page.line("Submitted: 09/19/2026", y: 200)
+        let f = FieldExtractor.optout(page.lines)
+        #expect(f["date_of_birth"]?.value.string == "1990-06-03")
+        #expect(f["date"]?.value.string == "2026-09-19")
+        // A label cell and its value cell as near stay two cells: no label runs from one into
+        // the other.
+        var cells = WordPage()
+        cells.line("Street Address", y: 150)
+        cells.line("4751 Juniper Drive", x: 420, y: 150)
+        #expect(PageLayout(lines: cells.lines).rows.first?.segments.count == 2)
+        // Nor are two blocks further apart than words of one phrase joined.
+        var apart = WordPage()
+        apart.line("Birth", y: 150)
+        apart.line("Date: 3 June 1990", x: 280, y: 150)
+        #expect(PageLayout(lines: apart.lines).rows.first?.segments.count == 2)
+    }
+
     /// Labels a form prints alone: "Consumer" for the requester's name, "Residence" for the street.
     @Test func consumerAndResidenceLabels() {
         var page = WordPage()

@@ -827,6 +827,13 @@ enum FieldExtractor {
         for name in nameFields where f[name]?.value.string?.range(of: #"(?<![\p{L}'’])[Qq][b-df-hj-np-tv-zB-DF-HJ-NP-TV-Z]"#, options: .regularExpression) != nil {
             f[name]?.needsReview = true
         }
+        // A whole name ends in no particle ("Marie-Ève Océane de La", its "Fontaine" wrapped onto a
+        // line the reading lost): cut short, not sure. (A one-letter surname that is also a
+        // particle, "Min-jun O", goes to review too.)
+        for name in ["full_name", "grantor", "grantee"] {
+            guard let last = f[name]?.value.string?.split(separator: " ").last, f[name]?.value.string?.contains(" ") == true else { continue }
+            if particles.contains(last.lowercased()), !["and", "&"].contains(last.lowercased()) { f[name]?.needsReview = true }
+        }
         // A card's name with a lone letter before another word ("S JOERD", "B AR") is a name
         // read apart, or an initial a card does not print: either way, not sure.
         for name in ["surname", "given_names"] {

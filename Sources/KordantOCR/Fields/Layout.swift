@@ -76,7 +76,20 @@ struct PageLayout {
 
     /// A row of `segments`, left to right.
     static func row(_ segments: [Segment]) -> Row {
-        let segs = segments.sorted { $0.box.x < $1.box.x }
+        var segs: [Segment] = []
+        // Segments no further apart than words of one phrase, where a label of the vocabulary runs
+        // from one into the other, are one phrase that Tesseract's page layout put in two blocks
+        // ("Birth" | "Date: 3 June 1990" of a monospaced form, whose "Date:" alone would be the
+        // request's date). Nothing else is joined: a label cell beside its value cell is as near.
+        for s in segments.sorted(by: { $0.box.x < $1.box.x }) {
+            if let last = segs.last, case let h = median((last.words + s.words).map(\.box.height)),
+               s.box.x - (last.box.x + last.box.width) <= max(2 * h, 12), s.box.x >= last.box.x + last.box.width - h / 2,
+               labelRunsOn(last, into: s) {
+                segs[segs.count - 1] = Segment(last.words + s.words)
+            } else {
+                segs.append(s)
+            }
+        }
         return Row(segments: segs, box: segs.dropFirst().reduce(segs[0].box) { $0.union($1.box) },
                    height: Self.median(segs.flatMap { $0.words.map(\.box.height) }))
     }
@@ -84,6 +97,18 @@ struct PageLayout {
     /// Every label of every kind's vocabulary of two words or more, by word keys.
     static let wrappableLabels: Set<String> = Set((Vocabulary.deed + Vocabulary.optout + Vocabulary.id).flatMap(\.keys)
         .filter { $0.contains(" ") })
+
+    /// Whether the last words of `a` and the first of `b` spell one label of the vocabulary.
+    static func labelRunsOn(_ a: Segment, into b: Segment) -> Bool {
+        let left = a.words.suffix(3).map { key($0.text) }, right = b.words.prefix(3).map { key($0.text) }
+        for i in left.indices {
+            for j in 1...right.count {
+                let words = (left[i...] + right[..<j]).filter { !$0.isEmpty }
+                if words.count >= 2, wrappableLabels.contains(words.joined(separator: " ")) { return true }
+            }
+        }
+        return false
+    }
 
     /// Whether `a` over `b` spells one label of the vocabulary.
     static func labelWrapped(_ a: Segment, _ b: Segment) -> Bool {
@@ -110,12 +135,16 @@ struct PageLayout {
                           b.box.y - (a.box.y + a.box.height) <= h,
                           !rows[(i + 1)..<j].contains(where: { $0.segments.contains { overlapX($0.box, a.box) || overlapX($0.box, b.box) } })
                     else { break }
-                    // The value: right of both lines, its centre a quarter letter or more inside theirs.
+                    // The value: right of both lines, its centre a quarter letter or more inside
+                    // theirs; the nearest such (the next cell, not the next column's label,
+                    // whose tall rule put it on the label's first row).
                     let right = max(a.box.x + a.box.width, b.box.x + b.box.width)
-                    for k in i...j where rows[k].segments.contains(where: { v in
-                        v.box.x > right && centre(v.box) - centre(a.box) >= h / 2 && centre(b.box) - centre(v.box) >= h / 2 }) {
-                        return (ai, j, bi, k)
+                    let values = (i...j).flatMap { k in
+                        rows[k].segments.filter { v in
+                            v.box.x > right && centre(v.box) - centre(a.box) >= h / 2 && centre(b.box) - centre(v.box) >= h / 2
+                        }.map { (k, $0.box.x) }
                     }
+                    if let nearest = values.min(by: { $0.1 < $1.1 }) { return (ai, j, bi, nearest.0) }
                     break
                 }
             }
