@@ -439,8 +439,8 @@ public final class OCRWorker {
         }
         // Words read as a smudge or very poorly, read again on their own (`TallWords`,
         // `PoorWords`). (After the PDF took the page: its text layer is Tesseract's reading.)
-        if !settled, !TallWords.smudges(page).isEmpty || !PoorWords.words(page).isEmpty {
-            page = try tallWordsReread(page, image: prepared, resolution: report.resolution)
+        if !settled, case let smudges = TallWords.smudges(page), !smudges.isEmpty || !PoorWords.words(page).isEmpty {
+            page = try tallWordsReread(page, smudges: smudges, image: prepared, resolution: report.resolution)
             page = try poorWordsReread(page, image: prepared, resolution: report.resolution)
             clock?.mark("reread")
         }

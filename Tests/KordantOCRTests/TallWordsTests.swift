@@ -8,6 +8,12 @@ import Testing
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
 
+    /// The first page of a fixture in `Tests/Fixtures/ocr-fallback`, read by a real worker.
+    static func read(fixture: String) throws -> PageResult {
+        let worker = try OCRWorker(orientation: false)
+        return try #require(try worker.process(path: root + "/Tests/Fixtures/ocr-fallback/" + fixture).pages.first)
+    }
+
     static func word(_ text: String, _ x: Int, _ y: Int, _ width: Int, _ height: Int, confidence: Double = 95,
                      block: Int = 1, line: Int = 1, word: Int = 1) -> Word {
         Word(text: text, confidence: confidence, box: BoundingBox(x: x, y: y, width: width, height: height),
@@ -102,9 +108,7 @@ import Testing
     /// Real Tesseract: a form's label cells wrapped onto two lines (scripts/wrapped_label_table.py);
     /// "Requestor" over "Name" reads as one smudge, and read again it gives the name its label.
     @Test func wrappedLabelCellsOnAPage() throws {
-        let path = Self.root + "/Tests/Fixtures/ocr-fallback/wrapped-label-cells.png"
-        let worker = try OCRWorker(orientation: false)
-        let page = try #require(try worker.process(path: path).pages.first)
+        let page = try TallWordsTests.read(fixture: "wrapped-label-cells.png")
         #expect(page.kind == .optout)
         #expect(page.fields["full_name"]?.value.string == "Ana Maria Lima", "\(page.text)")
         #expect(page.fields["request_id"]?.value.string == "CASE-996321")
@@ -118,9 +122,7 @@ import Testing
     /// the `>` five lines high (generated dev page, see the fixtures' README); read again, the
     /// date of birth is there.
     @Test func aDateCaughtUpWithAStamp() throws {
-        let path = Self.root + "/Tests/Fixtures/ocr-fallback/s23-dev-102-optout-grid-stamp.png"
-        let worker = try OCRWorker(orientation: false)
-        let page = try #require(try worker.process(path: path).pages.first)
+        let page = try TallWordsTests.read(fixture: "s23-dev-102-optout-grid-stamp.png")
         #expect(page.text.contains("14 September 1965"), "\(page.text)")
         #expect(page.fields["date_of_birth"]?.value.string == "1965-09-14")
     }
@@ -170,9 +172,7 @@ import Testing
     /// Real Tesseract: a web form's label cell "Tracking" over "number" read as `ae` and
     /// "number"; `ae` read again is "Tracking", and the request ID has its label.
     @Test func aPoorWordReadAgainFindsItsValue() throws {
-        let path = TallWordsTests.root + "/Tests/Fixtures/ocr-fallback/web2-021-table-label-cells.png"
-        let worker = try OCRWorker(orientation: false)
-        let page = try #require(try worker.process(path: path).pages.first)
+        let page = try TallWordsTests.read(fixture: "web2-021-table-label-cells.png")
         #expect(page.text.contains("Tracking"), "\(page.text)")
         #expect(page.fields["request_id"]?.value.string == "CASE-996321")
     }

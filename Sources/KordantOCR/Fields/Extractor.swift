@@ -831,8 +831,8 @@ enum FieldExtractor {
         // line the reading lost): cut short, not sure. (A one-letter surname that is also a
         // particle, "Min-jun O", goes to review too.)
         for name in ["full_name", "grantor", "grantee"] {
-            guard let last = f[name]?.value.string?.split(separator: " ").last, f[name]?.value.string?.contains(" ") == true else { continue }
-            if particles.contains(last.lowercased()), !["and", "&"].contains(last.lowercased()) { f[name]?.needsReview = true }
+            guard let words = f[name]?.value.string?.split(separator: " "), words.count > 1, let last = words.last?.lowercased() else { continue }
+            if particles.contains(last), !["and", "&"].contains(last) { f[name]?.needsReview = true }
         }
         // A card's name with a lone letter before another word ("S JOERD", "B AR") is a name
         // read apart, or an initial a card does not print: either way, not sure.

@@ -155,10 +155,9 @@ enum TallWords {
 }
 
 extension OCRWorker {
-    /// `page` (read from `image`) with each of its ``TallWords`` smudges read again and replaced
-    /// by the first of its regions that reads clearly.
-    func tallWordsReread(_ page: PageText, image: LeptImage, resolution: Int) throws(OCRError) -> PageText {
-        let smudges = TallWords.smudges(page)
+    /// `page` (read from `image`) with each of its `smudges` (``TallWords/smudges(_:)``) read
+    /// again and replaced by the first of its regions that reads clearly.
+    func tallWordsReread(_ page: PageText, smudges: [[TallWords.Region]], image: LeptImage, resolution: Int) throws(OCRError) -> PageText {
         guard !smudges.isEmpty else { return page }
         var out = page
         var nextBlock = (page.words.map(\.block).max() ?? 0) + 1
