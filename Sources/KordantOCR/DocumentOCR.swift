@@ -212,9 +212,10 @@ public final class OCRWorker {
     /// - A fax (a bilevel page, smoothed): read again scaled 2× before a Gaussian as much wider.
     ///   On 54 dev faxes of seeds 18–21 the fields exact went from 78.3 to 82.2 % (wrong and not
     ///   flagged 1.4 → 1.0 %), on 52 of seeds 22–25 from 76.2 to 77.8 % (2.0 → 1.2 %).
-    /// - A photocopy kept under the 5 × 5 median (its reading had more words read well than under
-    ///   the 3 × 3 one): read under the 3 × 3 one. On 53 dev photocopies of seeds 18–21, 80.2 →
-    ///   81.8 % (2.0 → 1.8 %); on 66 of seeds 22–26, 85.4 → 87.0 % (1.3 → 1.0 %).
+    /// - A photocopy (kept under the 3 × 3 median twice or the 5 × 5 one, whichever read more words
+    ///   well): read under the 3 × 3 one once. (When the first choice was the 5 × 5 median or the
+    ///   3 × 3 one: on 53 dev photocopies of seeds 18–21, 80.2 → 81.8 % (2.0 → 1.8 %); on 66 of
+    ///   seeds 22–26, 85.4 → 87.0 % (1.3 → 1.0 %).)
     /// - Any other page of a known kind read under ``poorForFields``: read thresholded near its
     ///   paper (`Preprocessor.lightInkThresholded`), for values printed light grey; its fields
     ///   only fill the first's gaps (see `process`). On six dev corpora (668 pages, seed 30 new),
@@ -228,8 +229,8 @@ public final class OCRWorker {
         var other = o
         if first.preprocessing.steps.contains("smooth"), o.preprocess.bilevelScale == 1 {
             other.preprocess.bilevelScale = 2
-        } else if first.preprocessing.medianSize == 5 {
-            other.preprocess.medianSize = 3
+        } else if let median = first.preprocessing.median, median != .three {
+            other.preprocess.median = .three
         } else if first.kind != .unknown, first.meanConfidence < Self.poorForFields {
             other.preprocess.lightInk = true
         } else {
@@ -239,16 +240,23 @@ public final class OCRWorker {
     }
 
     /// A first reading under this mean word confidence is set against a reading of the image as
-    /// loaded: kept instead of it when clearly better (under ``poorReading`` only), else its fields
-    /// fill the first's gaps (`TwoReadings.filled`). On the 492 pages of seven dev corpora: under
+    /// loaded: kept instead of it when clearly better, else its fields fill the first's gaps
+    /// (`TwoReadings.filled`). On the 492 pages of seven dev corpora: under
     /// 80, fields exact 4059 → 4095 of 4563, wrong 23 → 23; under 85, 4103 and 21 (held-out seeds
     /// and the test split a few more too), for about a third more pages read twice (test pages:
     /// total time 1.04× the engine without it); under 90, with the mends of rules beside values
     /// made in the same step, 4115 and 19 (the test split unchanged).
     static let poorForFields = 90.0
-    /// A first reading under this is replaced by the one as loaded when that has clearly more
-    /// words read well (1.5× and 3 more).
+    /// A first reading under this is set against the one as loaded on a page of none of our kinds
+    /// too. Either way the one as loaded is kept when it has clearly more words read well (1.5×
+    /// and 3 more): once only under this, now under ``poorForFields`` too, where a grey card's
+    /// small labels rubbed out by the flattening and the median read whole as loaded (on 7 dev
+    /// corpora, 782 pages: fields exact 7166 → 7167 of 7822, wrong 29 → 29; CER on the photocopies
+    /// of ID seeds 38–39 0.367 → 0.324, of dev seed 30 0.152 → 0.131).
     static let poorReading = 70.0
+    /// A reading with fewer words read clearly than this is set against the one as loaded too,
+    /// whatever its confidence.
+    static let fewWords = 8
 
     /// One reading of a page: preprocessed, recognised (again where the first try reads poorly),
     /// its kind and fields found; and the MRZ found on the image, if any. `searched`: the MRZ an
@@ -310,14 +318,15 @@ public final class OCRWorker {
         }
         // Whether the handle still holds the reading that is kept (a later try replaces it).
         var handleHoldsKept = true
-        // A speckled page under the 5×5 median may have lost a light face's thin strokes with the
-        // speckle (a page of 2-pixel strokes copied at 200 DPI read as its title alone); under the
-        // 3×3 one, large text keeps more speckle. It is read both ways, and the reading with more
-        // words read well is kept. (On 95 dev photocopies of seven seeds, fields exact 75 → 79 %;
-        // with "clearly more", 10 % and 3 words, 77 %.)
-        if report.medianSize == 5 {
+        // A speckled page is read under the 3 × 3 median twice and under the 5 × 5 one, and the
+        // reading with more words read well is kept: the 5 × 5 one may rub out a light face's thin
+        // strokes with the speckle (a page of 2-pixel strokes copied at 200 DPI read as its title
+        // alone), but leaves larger print cleaner (figures at `MedianFilter`; when the pair was the
+        // 5 × 5 and the 3 × 3 filter, on 95 dev photocopies of seven seeds, fields exact 75 → 79 %
+        // against the 5 × 5 alone; with "clearly more", 10 % and 3 words, 77 %).
+        if report.median == .threeTwice {
             var finer = o.preprocess
-            finer.medianSize = 3
+            finer.median = .five
             let (other, otherReport) = try prepare(finer)
             let again = try read(other, resolution: otherReport.resolution)
             handleHoldsKept = false
@@ -390,18 +399,19 @@ public final class OCRWorker {
             }
         }
         // Never worse than the page as given: a reading still poor after the above is set against
-        // one of the image as loaded, and the one with more clearly read words is kept. (Flattening
-        // can grey a card photographed on a textured cloth until Tesseract's global threshold
-        // finds no text on it at all, where the photo as taken reads well.) Kept or not, a reading
-        // under `poorForFields` gives its fields: a small grey card's labels a median or a
-        // flattening thinned out can read whole as loaded.
+        // one of the image as loaded, and the one with clearly more words read clearly is kept.
+        // (Flattening can grey a card photographed on a textured cloth until Tesseract's global
+        // threshold finds no text on it at all, where the photo as taken reads well.) So is a
+        // reading of a few words only, however sure (a photocopied passport page read as its
+        // title alone at 96). Kept or not, a reading under `poorForFields` gives its fields: a
+        // small grey card's labels a median or a flattening thinned out can read whole as loaded.
         var asLoaded: (page: PageText, report: PreprocessReport, image: LeptImage)?
         // (Between the two thresholds only for the fields, so not on a page of none of our kinds,
         // nor when no second reading is wanted.)
         let forFields = o.secondReading && page.meanConfidence < Self.poorForFields
             && (o.kind ?? (scanned != nil ? .id : FieldExtractor.detectKind(page.text))) != .unknown
-        if page.meanConfidence < Self.poorReading || forFields, !settled, !second, o.preprocess != .none,
-           !(report.steps.isEmpty && report.rotation == 0) {
+        if page.meanConfidence < Self.poorReading || forFields || Self.clearWords(page) < Self.fewWords,
+           !settled, !second, o.preprocess != .none, !(report.steps.isEmpty && report.rotation == 0) {
             let (plain, plainReport) = try Preprocessor.run(input, options: .none)
             // (Lines read poorly are read inverted too here, on a poor page only: a title printed
             // light on a dark band.)
@@ -413,8 +423,11 @@ public final class OCRWorker {
                 if turn != 0 { loadedReport.turnedFirst(turn, given: image, turned: input) }
                 asLoaded = (again, loadedReport, plain)
             }
-            if page.meanConfidence < Self.poorReading, Self.clearWords(again) > Self.clearWords(page) * 3 / 2 + 3 {
-                asLoaded = nil
+            // Kept instead when it reads clearly more words (a small card's grey labels that the
+            // flattening and the median rubbed out, read whole as loaded); the preprocessed reading
+            // then fills its gaps as the page as loaded would have.
+            if Self.clearWords(again) > Self.clearWords(page) * 3 / 2 + 3 {
+                asLoaded = o.secondReading && report.rotation == turn ? (page, report, prepared) : nil
                 handleHoldsKept = true
                 (prepared, page, report) = (plain, again, plainReport)
                 report.steps = (turn != 0 ? ["orientation"] : []) + ["unprocessed"]

@@ -133,6 +133,43 @@ import Testing
         return o
     }
 
+    /// A passport page photocopied grey with speckle (seed 39, dev, document 30): flattened, median
+    /// filtered and rescaled, its small grey labels are rubbed out and it reads at 76 or so, no
+    /// longer poor, but as loaded it reads clearly more words (labels and all). That reading is kept,
+    /// and the preprocessed one fills its gaps: the text has the labels, the birth and expiry dates
+    /// only the preprocessed reading found come in review, and the sex that reading misread as "X"
+    /// is read "F" as printed.
+    @Test func aReadingWithItsLabelsRubbedOutGivesWayToThePageAsLoaded() throws {
+        let path = Self.root + "/Tests/Fixtures/ocr-fallback/s39-dev-030-id-passport-page-photocopy.png"
+        let read = try OCRWorker(orientation: false).process(image: try ImageLoader.load(path: path)[0], options: OCROptions())
+        #expect(read.preprocessing.steps == ["unprocessed"], "\(read.preprocessing)")
+        #expect(read.kind == .id)
+        #expect(read.text.contains("Given names") && read.text.contains("Nationality"), "\(read.text.prefix(400))")
+        #expect(read.fields["sex"]?.value == .text("F"), "\(read.fields)")
+        #expect(read.fields["given_names"]?.value == .text("PRIYA"))
+        for (name, value) in [("date_of_birth", "1999-06-20"), ("expiry_date", "2027-04-25")] {
+            #expect(read.fields[name]?.value == .text(value) && read.fields[name]?.needsReview == true, "\(name): \(read.fields)")
+        }
+    }
+
+    /// A passport page photocopied with speckle (seed 42, dev, document 24): under the 3 × 3 median
+    /// twice (and the 5 × 5 one) Tesseract's layout takes its column of labels and values for a
+    /// picture and reads the title alone, at 96. Sure as it is, a reading of a few words is set
+    /// against the page as loaded, which reads the column: the page is a passport, its
+    /// nationality, sex and expiry read.
+    @Test func aSureReadingOfAFewWordsIsSetAgainstThePageAsLoaded() throws {
+        let path = Self.root + "/Tests/Fixtures/ocr-fallback/s42-dev-024-id-passport-page-photocopy.png"
+        let page = try ImageLoader.load(path: path)[0]
+        let (_, report) = try Preprocessor.run(page, options: PreprocessOptions())
+        #expect(report.median == .threeTwice, "\(report.steps)")
+        let read = try OCRWorker(orientation: false).process(image: page, options: OCROptions())
+        #expect(read.kind == .id, "\(read.text.prefix(300))")
+        #expect(read.preprocessing.steps == ["unprocessed"], "\(read.preprocessing)")
+        for (name, value) in [("nationality", "KEN"), ("sex", "M"), ("expiry_date", "2032-11-21")] {
+            #expect(read.fields[name]?.value == .text(value), "\(name): \(read.fields)")
+        }
+    }
+
     /// A passport page photographed on a textured cloth: flattening the background greys the page
     /// until Tesseract reads no text at all, where the photo as taken reads well. The reading
     /// that is poor after preprocessing is set against the image as loaded, and the better kept.
@@ -156,18 +193,22 @@ import Testing
     }
 
     /// A faint photocopy of a light face (DejaVu Sans ExtraLight copied at 200 DPI: strokes about
-    /// two pixels wide) drowned in speckle. The 5 × 5 median its 21-pixel capitals call for erases
-    /// the strokes, and Tesseract read the title alone. The page is read under the 3 × 3 median
-    /// too, and that reading, with more words read well, is kept: the deed, its parcel, its address.
+    /// two pixels wide) drowned in speckle. The 5 × 5 median its 21-pixel capitals once called for
+    /// erases the strokes, and Tesseract read the title alone. The page is read under the 3 × 3
+    /// median twice first (and under the 5 × 5 one too, kept only with more words read well): the
+    /// deed, its parcel, its address.
     @Test func aLightFacesStrokesSurviveTheMedianFilter() throws {
         let path = Self.root + "/Tests/Fixtures/ocr-fallback/s17-dev-001-deed-photocopy-light-face.png"
         let page = try ImageLoader.load(path: path)[0]
         let (_, report) = try Preprocessor.run(page, options: PreprocessOptions())
-        #expect(report.medianSize == 5, "\(report.steps)")
+        #expect(report.median == .threeTwice, "\(report.steps)")
         let read = try OCRWorker(orientation: false).process(image: page, options: OCROptions())
         #expect(read.kind == .deed, "\(read.text.prefix(300))")
         #expect(read.fields["parcel_number"]?.value == .text("9814899"))
-        #expect(read.fields["property_address"]?.value == .text("8037 Willow Lane, Savannah, GA 31401"))
+        // (Read "Wiilow" under the 3 × 3 median twice, "Willow" under it once: the two readings
+        // disagree, so the address goes to review.)
+        let address = try #require(read.fields["property_address"])
+        #expect(address.value.string?.hasSuffix("Lane, Savannah, GA 31401") == true && address.needsReview, "\(address)")
         #expect(read.text.contains("Chatham County"))
     }
 
@@ -209,12 +250,14 @@ import Testing
         var options = OCROptions()
         options.kind = .optout
         let worker = try OCRWorker(orientation: false)
-        // The page is read under the 5 × 5 median and again under the 3 × 3 one, which reads the
-        // boxes otherwise: the combined field keeps the first reading's options, in review. The
-        // ink's verdict is checked on the first reading alone.
+        // The page is read under the 3 × 3 median twice (whose reading of the boxes' glyphs, "[J]"
+        // and "{x}", disagrees with their ink), the 5 × 5 one and the 3 × 3 one once: the combined
+        // field keeps the ink's options, in review. The ink's verdict is checked on the reading
+        // under the 5 × 5 median alone, whose glyphs say nothing against it.
         let combined = try worker.process(image: page, options: options)
         #expect(combined.fields["request_options"]?.value == .text("access,delete,do_not_sell"), "\(combined.fields)")
         options.secondReading = false
+        options.preprocess.median = .five
         let read = try worker.process(image: page, options: options)
         let ticked = try #require(read.fields["request_options"], "\(read.text)")
         #expect(ticked.value == .text("access,delete,do_not_sell"), "\(read.text)")
