@@ -212,6 +212,42 @@ import Testing
         #expect(read.text.contains("Chatham County"))
     }
 
+    /// A boxed opt-out form in a light face, faxed (seed 30, dev, document 54): its strokes of a
+    /// pixel or two break where the fax's coarse rows fell, and smoothed it reads at a mean
+    /// confidence of 36, labels and values noise (`Ptatda LD ob` for "Birth Date", no ZIP code).
+    /// Read again with its ink thickened by a pixel it reads clearly more words, and that reading
+    /// is kept: the ZIP code comes back and the state is still read (the generator's truth: 68102, NE).
+    @Test func aFaxOfALightFaceIsReadThickened() throws {
+        let path = Self.root + "/Tests/Fixtures/ocr-fallback/s30-dev-054-optout-boxed-fax.png"
+        let read = try OCRWorker(orientation: false).process(image: try ImageLoader.load(path: path)[0], options: OCROptions())
+        #expect(read.preprocessing.steps.starts(with: ["thicken", "smooth"]), "\(read.preprocessing)")
+        #expect(read.kind == .optout)
+        #expect(read.text.contains("Nebraska") && read.text.contains("68102"), "\(read.text.prefix(400))")
+        #expect(read.fields["zip"]?.value == .text("68102"), "\(read.fields)")
+        #expect(read.fields["state"]?.value == .text("NE"), "\(read.fields)")
+    }
+
+    /// Thickening grows every dot of ink by one pixel (a 2 × 2 dilation): a stroke one pixel wide
+    /// and ten long becomes two wide and eleven long; the paper and the resolution stay as they were.
+    @Test func thickeningGrowsTheInkByAPixel() throws {
+        let page = try LeptImage.make(pixCreate(20, 20, 8), "page")
+        pixSetAllArbitrary(page.pix, 255)
+        pixSetResolution(page.pix, 204, 204)
+        for y in Int32(5)..<15 { pixSetPixel(page.pix, 10, y, 0) }
+        let thick = try Preprocessor.thickened(page)
+        #expect(thick.width == 20 && thick.height == 20 && thick.depth == 8 && thick.resolution == 204)
+        var ink: [(Int, Int)] = []
+        for y in 0..<20 {
+            for x in 0..<20 {
+                var v: UInt32 = 0
+                pixGetPixel(thick.pix, Int32(x), Int32(y), &v)
+                if v < 128 { ink.append((x, y)) }
+            }
+        }
+        #expect(ink.count == 22, "\(ink)")
+        #expect(Set(ink.map(\.0)).count == 2 && Set(ink.map(\.1)).count == 11, "\(ink)")
+    }
+
     /// A grey page (paper 190, print a faint 160, as a light face copies) scanned 4° askew. Turned
     /// level bringing in white, its corners are the brightest thing on it, Tesseract's one global
     /// threshold falls between paper and corners, and the print goes with the paper: a deed copied

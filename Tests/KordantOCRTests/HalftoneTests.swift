@@ -46,6 +46,29 @@ import Testing
         #expect(photo.x + photo.width < 405, "\(photo)")
     }
 
+    /// A generated fax of a residence permit whose photo dithered pale (about 7 % of it ink,
+    /// x 75–265, y 170–410): its dots lie too far apart to close under the 5×5 square, and it is
+    /// found by its specks instead and painted, short of the labels 24 pixels to its right. Read
+    /// before, its dots were eleven words of noise beside the fields (`oe it, » 8rntd& JUN 1999`).
+    @Test func aPaleDitherIsFoundByItsSpecks() throws {
+        let name = "dev-102-id-residence-permit-fax.png"
+        let (gray, painted, photo) = try Self.paintedPhoto(name)
+        #expect(photo.x <= 80 && photo.y <= 176 && photo.x + photo.width >= 262 && photo.y + photo.height >= 405, "\(photo)")
+        #expect(photo.x + photo.width < 289, "\(photo)")
+        #expect(Self.ink(painted, in: photo) == 0)
+        #expect(Self.ink(gray, in: photo) > photo.width * photo.height / 25)
+
+        let result = try OCRWorker().process(path: Self.fixtures + name).pages[0]
+        #expect(result.preprocessing.steps.first == "halftone", "\(result.preprocessing.steps)")
+        // Left of the labels only the title is read (boxes in the page as given).
+        let beside = result.words.filter { $0.box.x < 280 && $0.box.y > 150 }
+        #expect(beside.isEmpty, "\(beside.map(\.text))")
+        // The generator's truth.
+        #expect(result.kind == .id)
+        #expect(result.fields["given_names"]?.value == .text("MAKEDA"), "\(result.fields)")
+        #expect(result.fields["nationality"]?.value == .text("CAN"), "\(result.fields)")
+    }
+
     /// A faxed page whose photo dithered light, and pages of text and bold headings cut to black
     /// and white, have nothing painted.
     @Test func textAndLightPhotosAreLeftAlone() throws {
