@@ -335,32 +335,29 @@ public final class OCRWorker {
         // alone), but leaves larger print cleaner (figures at `MedianFilter`; when the pair was the
         // 5 × 5 and the 3 × 3 filter, on 95 dev photocopies of seven seeds, fields exact 75 → 79 %
         // against the 5 × 5 alone; with "clearly more", 10 % and 3 words, 77 %).
-        if report.median == .threeTwice {
-            var finer = o.preprocess
-            finer.median = .five
-            let (other, otherReport) = try prepare(finer)
+        // The page prepared with `change` made to the options and read again; that reading is
+        // kept when `better` says so (given it and the one kept so far).
+        func retry(_ step: String, _ change: (inout PreprocessOptions) -> Void,
+                   keptWhen better: (PageText, PageText) -> Bool) throws(OCRError) {
+            var options = o.preprocess
+            change(&options)
+            let (other, otherReport) = try prepare(options)
             let again = try read(other, resolution: otherReport.resolution)
             handleHoldsKept = false
-            if Self.clearWords(again) > Self.clearWords(page) {
+            if better(again, page) {
                 handleHoldsKept = true
                 (prepared, report, page) = (other, otherReport, again)
             }
-            clock?.mark("median.retry")
+            clock?.mark(step)
+        }
+        if report.median == .threeTwice {
+            try retry("median.retry", { $0.median = .five }, keptWhen: { Self.clearWords($0) > Self.clearWords($1) })
         }
         // A fax of a light face read poorly is read again with its ink thickened by a pixel
-        // (`Preprocessor.thickened`), and the reading with more words read well is kept.
+        // (`Preprocessor.thickened`), and the reading with clearly more words read well is kept.
         if report.steps.contains("smooth"), !report.steps.contains("thicken"), page.meanConfidence < Self.thinFaces,
            scanned?.valid != true, !second {
-            var thicker = o.preprocess
-            thicker.thicken = true
-            let (other, otherReport) = try prepare(thicker)
-            let again = try read(other, resolution: otherReport.resolution)
-            handleHoldsKept = false
-            if Self.clearWords(again) > Self.clearWords(page) * 23 / 20 + 3 {
-                handleHoldsKept = true
-                (prepared, report, page) = (other, otherReport, again)
-            }
-            clock?.mark("thicken.retry")
+            try retry("thicken.retry", { $0.thicken = true }, keptWhen: { Self.clearWords($0) > Self.clearWords($1) * 23 / 20 + 3 })
         }
         // Orientation only when the reading is poor: an upright page reads with high confidence and
         // never pays for OSD. Otherwise ask OSD (trusted only when confident: it misjudges small

@@ -152,17 +152,22 @@ import Testing
         }
     }
 
+    /// The speckled fixture `name` read by the engine, once its preprocessing is seen to choose
+    /// the 3 × 3 median twice.
+    static func readUnderTheMedianTwice(_ name: String) throws -> PageResult {
+        let page = try ImageLoader.load(path: Self.root + "/Tests/Fixtures/ocr-fallback/" + name)[0]
+        let (_, report) = try Preprocessor.run(page, options: PreprocessOptions())
+        #expect(report.median == .threeTwice, "\(name): \(report.steps)")
+        return try OCRWorker(orientation: false).process(image: page, options: OCROptions())
+    }
+
     /// A passport page photocopied with speckle (seed 42, dev, document 24): under the 3 × 3 median
     /// twice (and the 5 × 5 one) Tesseract's layout takes its column of labels and values for a
     /// picture and reads the title alone, at 96. Sure as it is, a reading of a few words is set
     /// against the page as loaded, which reads the column: the page is a passport, its
     /// nationality, sex and expiry read.
     @Test func aSureReadingOfAFewWordsIsSetAgainstThePageAsLoaded() throws {
-        let path = Self.root + "/Tests/Fixtures/ocr-fallback/s42-dev-024-id-passport-page-photocopy.png"
-        let page = try ImageLoader.load(path: path)[0]
-        let (_, report) = try Preprocessor.run(page, options: PreprocessOptions())
-        #expect(report.median == .threeTwice, "\(report.steps)")
-        let read = try OCRWorker(orientation: false).process(image: page, options: OCROptions())
+        let read = try Self.readUnderTheMedianTwice("s42-dev-024-id-passport-page-photocopy.png")
         #expect(read.kind == .id, "\(read.text.prefix(300))")
         #expect(read.preprocessing.steps == ["unprocessed"], "\(read.preprocessing)")
         for (name, value) in [("nationality", "KEN"), ("sex", "M"), ("expiry_date", "2032-11-21")] {
@@ -198,11 +203,7 @@ import Testing
     /// median twice first (and under the 5 × 5 one too, kept only with more words read well): the
     /// deed, its parcel, its address.
     @Test func aLightFacesStrokesSurviveTheMedianFilter() throws {
-        let path = Self.root + "/Tests/Fixtures/ocr-fallback/s17-dev-001-deed-photocopy-light-face.png"
-        let page = try ImageLoader.load(path: path)[0]
-        let (_, report) = try Preprocessor.run(page, options: PreprocessOptions())
-        #expect(report.median == .threeTwice, "\(report.steps)")
-        let read = try OCRWorker(orientation: false).process(image: page, options: OCROptions())
+        let read = try Self.readUnderTheMedianTwice("s17-dev-001-deed-photocopy-light-face.png")
         #expect(read.kind == .deed, "\(read.text.prefix(300))")
         #expect(read.fields["parcel_number"]?.value == .text("9814899"))
         // (Read "Wiilow" under the 3 × 3 median twice, "Willow" under it once: the two readings
