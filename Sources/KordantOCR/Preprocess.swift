@@ -311,7 +311,8 @@ enum Preprocessor {
     /// `image` is 8-bit, two levels), which joins the breaks without closing the
     /// counters of letters at fax sizes. Raw `tesseract` on 50 dev faxes of two seeds, the
     /// thickened page kept where it read more words clearly: mean CER 0.169 → 0.153; thickened
-    /// everywhere, 0.187 (bold print and tables fill in). Hence a retry kept by its words.
+    /// everywhere, 0.187 (bold print and tables fill in); hence a retry kept by its words
+    /// (`benchmarks/page-variants out/fax-dev/dev/*.png out/fax-s30/dev/*.png`).
     static func thickened(_ image: LeptImage) throws(OCRError) -> LeptImage {
         let binaryImage = try LeptImage.make(pixConvertTo1(image.pix, 128), "thicken")
         let grownImage = try LeptImage.make(pixDilateBrick(nil, binaryImage.pix, 2, 2), "thicken")

@@ -64,9 +64,9 @@ extension Preprocessor {
     /// instead, and what then holds a square of 1.5 capital heights, at least 3 capital heights
     /// each way, is a picture when at least 2 % of it is ink, in at least 3 components per capital
     /// height squared, 80 % of them specks (text has at most about 1.5 letters per capital height
-    /// squared, few of them specks). On 74 dev faxes (three seeds, an OpenCV prototype of this
-    /// rule): pale photos 0.06–0.09 ink, 5–7.5 components per capital height squared, 94–100 %
-    /// specks; the darker photos the dense rule finds too; nothing on any page without a photo.
+    /// squared, few of them specks). On 74 dev faxes of three seeds (an OpenCV copy of this rule,
+    /// `benchmarks/page-variants --dithers`): pale photos 0.06–0.09 ink, 5–7.5 components per
+    /// capital height squared, 94–100 % specks; the darker photos the dense rule finds too; nothing on any page without a photo.
     /// Returns the boxes, with the 5-pixel rim the closing and opening shaved off.
     private static func lightDithers(_ binary: LeptImage, cap: Double) -> [BoundingBox] {
         let limit = Int32(max(2, cap / 3))
