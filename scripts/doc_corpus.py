@@ -917,6 +917,12 @@ def render_id(rng, split, family):
             x, parts = x0, []
             for labl, val in row:
                 lead = labl + (":" if tight else ": ")
+                if parts and p.d.textlength(val, font=p.fb) > 2 * (right - x - p.d.textlength(lead, font=p.fs)):
+                    # A second pair with no room left (a long date beside the sex) starts a line of
+                    # its own rather than printed at under half size (or at none).
+                    p.lines.append(" ".join(parts))
+                    p.y += int(p.size * 1.3)
+                    x, parts = x0, []
                 x += p.text(x, p.y, lead, p.fs, record=False)
                 x += p.text(x, p.y - int(p.size * 0.1), val, fitted(val, x, right), record=False) + p.size
                 parts.append(f"{lead}{val}")

@@ -964,6 +964,25 @@ func value(_ f: [String: Field], _ name: String) -> String? {
 
     /// A narrative deed's parties whose first name could not be read ("EVAR bOR B@ and SIONE
     /// FA'ALOGO (hereinafter "Grantor")"): the last one alone is not taken for the party.
+    /// Quotes as Tesseract reads them ("Grantee’)", "by. and between"), the Dutch particle "'t"
+    /// kept whole, and a county's name ended by a comma read as a full stop.
+    @Test func partiesInQuotesAsRead() {
+        var a = WordPage()
+        a.line("THIS DEED is made on 7 October 2003 by. and between Van An Pham (hereinafter \"Grantor’)", y: 100)
+        a.line("and Kittisak Bunnag (hereinafter \"Grantee’). County of Wake. Slate of North Carolina", y: 140, continues: true)
+        let f = FieldExtractor.deed(a.lines)
+        #expect(value(f, "grantor") == "Van An Pham")
+        #expect(value(f, "grantee") == "Kittisak Bunnag")
+        #expect(value(f, "county") == "Wake")
+        let g = FieldExtractor.deed(WordPage(["GRANT DEED", "TRANSFEROR:", "ABEBE WANJIRU", "TRANSFEREE:", "Joost Maarten van 't Hof"]).lines)
+        #expect(value(g, "grantee") == "Joost Maarten van 't Hof")
+        #expect(FieldExtractor.county("St. Lucie")?.string == "St. Lucie" && FieldExtractor.county("Ste. Genevieve")?.string == "Ste. Genevieve")
+        // An address ends at its ZIP: a stamp's scraps after it are no part of it; words are.
+        #expect(FieldExtractor.fullAddress("5702 Pine Ridge Avenue, Wichita, KS 67202, — ew ED |")?.string
+            == "5702 Pine Ridge Avenue, Wichita, KS 67202")
+        #expect(FieldExtractor.fullAddress("5702 Pine Ridge Avenue, Wichita, KS 67202 Attention Records") == nil)
+    }
+
     @Test func theLastOfSeveralPartiesIsNotThemAll() {
         var a = WordPage()
         a.line("THIS DEED is made by and between EVAR bOR B@ and SIONE FA'ALOGO (hereinafter \"Grantor\") and", y: 100)

@@ -180,4 +180,37 @@ import Testing
         #expect(FieldExtractor.documentNumber("555-123-4567") == nil)
         #expect(FieldExtractor.documentNumber("J173--2739") == nil)
     }
+
+    /// A table's label cell wrapped after "line" ("Address line" over "1", the value centred
+    /// beside the two), a short word before the rule that parts label from value ("Submitted on
+    /// | 12/10/2025"), and a label's words read run together ("Your fullname").
+    @Test func wrappedNumberedLabelsTailsBeforeARuleAndRunTogetherLabels() {
+        var page = WordPage()
+        page.line("Your fullname   Bao Vu", y: 40)
+        page.line("Address line", y: 100)
+        page.line("4480 Washington Way", x: 400, y: 125)
+        page.line("1", y: 150)
+        page.line("Case ID DSR-966374   Submitted on | 12/10/2025", y: 220)
+        let f = FieldExtractor.optout(page.lines)
+        #expect(value(f, "full_name") == "Bao Vu")
+        #expect(value(f, "street_address") == "4480 Washington Way")
+        #expect(value(f, "date") == "2025-12-10")
+        #expect(value(f, "request_id") == "DSR-966374")
+        // Run-together labels are matched as read only: "Document" is no "documentno" two letters short.
+        #expect(PageLayout.gluedLabels.contains("fullname") && PageLayout.gluedLabels.contains("dateofbirth"))
+        #expect(!PageLayout.gluedLabels.contains("zipcode"))  // a synonym of its own, matched as any other
+        let card = FieldExtractor.idVisual(WordPage(["RESIDENCE PERMIT", "Surname: ERIKSSON", "Document Neo N5858339"]).lines)
+        #expect(value(card, "document_number") == "N5858339")
+    }
+
+    /// An e-mail's header: an address read with a space beside its "@" is joined, for review; a
+    /// misread weekday does not hide the date after it.
+    @Test func anEmailsHeaderReadWithSpaces() {
+        let f = FieldExtractor.optout(WordPage(["From: Ibrahim Dogan <idogan @inbox.example.net>", "To: privacy @ peoplefinders.com",
+                                                "Date: ‘ic, 27 Mar 2023 16:45", "Subject: Removal request REQ-515965"]).lines)
+        #expect(value(f, "email") == "idogan@inbox.example.net" && f["email"]?.needsReview == true)
+        #expect(value(f, "date") == "2023-03-27")
+        #expect(FieldExtractor.isoDate("Tue, 18 Jul 2024 10:54")?.string == "2024-07-18")
+        #expect(FieldExtractor.isoDate("12, 27 Mar 2023") == nil)
+    }
 }

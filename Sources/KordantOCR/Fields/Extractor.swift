@@ -105,16 +105,17 @@ enum FieldExtractor {
         // Not the last of several parties whose first could not be read as a name ("EVAR bOR B@
         // and SIONE FA'ALOGO (hereinafter "Grantor")"): that one alone is not the party. (After
         // a role's bracket, "and" starts the other party's clause.)
-        let lastParty = #"(?<![\p{L}.'’ʻ-])(?<![^)"”'] [Aa][Nn][Dd] )(?<![^)"”'] & )"#
-        let role = #"\s*,?\s*\(\s*(?:(?i:hereinafter)\s*(?:(?i:called|referred to as)\s*)?)?["“”']*\s*(?i:the\s+)?"#
+        let lastParty = #"(?<![\p{L}.'’ʻ-])(?<![^)"”'’] [Aa][Nn][Dd] )(?<![^)"”'’] & )"#
+        // Quotes as read: a closing double quote is often read as a single one ("Grantee’)").
+        let role = #"\s*,?\s*\(\s*(?:(?i:hereinafter)\s*(?:(?i:called|referred to as)\s*)?)?["“”'‘’]*\s*(?i:the\s+)?"#
         if f["grantor"] == nil {
-            f["grantor"] = find(text, #"(?i:by and between)\s+"# + name + role + #"(?i:Grantor)"#, sensitive: true, transform: fullName)
-                ?? find(text, lastParty + name + role + #"(?i:Grantor)["”']*\s*\)"#, sensitive: true, transform: fullName)
+            f["grantor"] = find(text, #"(?i:by[.,]?\s+and\s+between)\s+"# + name + role + #"(?i:Grantor)"#, sensitive: true, transform: fullName)
+                ?? find(text, lastParty + name + role + #"(?i:Grantor)["”'’]*\s*\)"#, sensitive: true, transform: fullName)
                 ?? find(text, lastParty + name + #",\s+(?i:Grantor)\s*,"#, sensitive: true, transform: fullName)
                 ?? signature(find(text, name + #",\s+(?i:Grantor)\b"#, sensitive: true, transform: fullName))
         }
         if f["grantee"] == nil {
-            f["grantee"] = find(text, lastParty + name + role + #"(?i:Grantee)["”']*\s*\)"#, sensitive: true, transform: fullName)
+            f["grantee"] = find(text, lastParty + name + role + #"(?i:Grantee)["”'’]*\s*\)"#, sensitive: true, transform: fullName)
                 ?? find(text, #"(?i:conveys? and warrants?|grants?|conveys?|quitclaims?|convey)\s+(?i:un)?(?i:to)\s+"# + name + #",\s+(?i:Grantee)\b"#,
                         sensitive: true, transform: fullName)
                 ?? find(text, lastParty + name + #",\s+(?i:Grantee)\s*,"#, sensitive: true, transform: fullName)
@@ -181,12 +182,20 @@ enum FieldExtractor {
         f["date"] = f["date"] ?? find(rows.prefix(top).enumerated().filter { !underLabel.contains($0.offset) }.map(\.element),
                                       #"^(.{6,20})$"#, transform: isoDate)
         let broker = f["data_broker"]?.value.string.map { PageLayout.key($0) } ?? "\u{0}"
-        f["email"] = f["email"] ?? find(rows, #"([A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,})"#) { s in
-            let local = s.split(separator: "@").first.map { $0.lowercased() } ?? ""
+        func requesters(_ s: String) -> FieldValue? {
+            let local = s.split(separator: "@").first.map { $0.lowercased().trimmingCharacters(in: .whitespaces) } ?? ""
             let domain = PageLayout.key(String(s.split(separator: "@").last ?? ""))
             // The broker's own address (privacy@broker.com) is never the requester's.
             guard !["privacy", "info", "support", "dpo", "legal", "optout", "help"].contains(local), !domain.contains(broker) else { return nil }
             return email(s)
+        }
+        f["email"] = f["email"] ?? find(rows, #"([A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,})"#, transform: requesters)
+        // An address read with a space beside its "@" ("Ibrahim Dogan <idogan @inbox.example.net>"):
+        // joined, for review.
+        if f["email"] == nil, var spaced = find(rows, #"(?<![^\s<(])([A-Za-z0-9._%+-]+ ?@ ?[A-Za-z0-9.-]+\.[A-Za-z]{2,})(?![^\s>),.;])"#,
+                                                transform: requesters) {
+            spaced.needsReview = true
+            f["email"] = spaced
         }
         f["listing_url"] = f["listing_url"] ?? find(rows, #"((?:https?://|www\.)\S+)"#, transform: url)
         listingURLContinued(&f, layout: page.layout)
@@ -924,9 +933,13 @@ struct LabelledPage {
         let page = PageLayout(lines: lines)
         layout = page
         self.kind = kind
-        // Synonyms split into words once per page, not once per word tried.
+        // Synonyms split into words once per page, not once per word tried; a label of several
+        // words also as read run together ("Your fullname", "DATEOFBIRTH").
         let vocabulary = (kind == .unknown ? Vocabulary.deed + Vocabulary.optout + Vocabulary.id : Vocabulary.forKind(kind))
-            .map { (field: $0.field, keys: $0.keys.map { $0.split(separator: " ").map(String.init) }) }
+            .map { (field: $0.field, keys: $0.keys.flatMap { k -> [[String]] in
+                let parts = k.split(separator: " ").map(String.init)
+                return parts.count > 1 && PageLayout.gluedLabels.contains(parts.joined()) ? [parts, [parts.joined()]] : [parts]
+            }) }
         func found(colonless: Bool) -> [[[LabelHit]]] {
             page.rows.indices.map { r in
                 page.rows[r].segments.indices.map { s in

@@ -98,6 +98,14 @@ struct PageLayout {
     static let wrappableLabels: Set<String> = Set((Vocabulary.deed + Vocabulary.optout + Vocabulary.id).flatMap(\.keys)
         .filter { $0.contains(" ") })
 
+    /// Labels of several words (eight letters or more) as read run together ("fullname",
+    /// "dateofbirth"), where not a synonym of their own: matched only as read, never leniently
+    /// ("Document" is not "documentno" two letters short).
+    static let gluedLabels: Set<String> = {
+        let all = (Vocabulary.deed + Vocabulary.optout + Vocabulary.id).flatMap(\.keys)
+        return Set(all.filter { $0.contains(" ") && $0.count >= 8 }.map { $0.replacingOccurrences(of: " ", with: "") }).subtracting(all)
+    }()
+
     /// Whether the last words of `a` and the first of `b` spell one label of the vocabulary.
     static func labelRunsOn(_ a: Segment, into b: Segment) -> Bool {
         let left = a.words.suffix(3).map { key($0.text) }, right = b.words.prefix(3).map { key($0.text) }
@@ -130,8 +138,9 @@ struct PageLayout {
                 for j in (i + 1)...min(i + 2, rows.count - 1) {
                     guard let bi = rows[j].segments.firstIndex(where: { 2 * abs($0.box.x - a.box.x) <= h }) else { continue }
                     let b = rows[j].segments[bi]
+                    // (A digit only where the two spell a label that has one: "Address line" over "1".)
                     guard b.words.count <= 3, b.text.first?.isLowercase == true || Self.labelWrapped(a, b),
-                          !b.text.contains(where: \.isNumber),
+                          !b.text.contains(where: \.isNumber) || Self.labelWrapped(a, b),
                           b.box.y - (a.box.y + a.box.height) <= h,
                           !rows[(i + 1)..<j].contains(where: { $0.segments.contains { overlapX($0.box, a.box) || overlapX($0.box, b.box) } })
                     else { break }
@@ -230,6 +239,8 @@ struct PageLayout {
         let chars = Array(w.text)
         guard let first = chars.firstIndex(where: { $0.isLetter || $0.isNumber }),
               let last = chars.lastIndex(where: { $0.isLetter || $0.isNumber }) else { return w }
+        // The Dutch particle "'t" ("van 't Hof") opens with its apostrophe.
+        if chars.count == 2, "'’‘".contains(chars[0]), chars[1] == "t" { return w }
         let number = chars[first...last].allSatisfy(\.isNumber)
         // (Nor does a house or unit number: "Unit .1C".)
         let houseNumber = chars[first].isNumber && chars[first...last].allSatisfy { $0.isLetter || $0.isNumber }
@@ -487,6 +498,8 @@ extension PageLayout {
                 colon = true
                 end += 1
             }
+            // So is one before the rule that parts a cell's label from its value ("Submitted on | 12/10/2025").
+            if !colon, end + 1 < words.count, Self.labelTails.contains(keys[end]), Self.isRuleMark(words[end + 1].text) { end += 1 }
             // So are a few small words carrying the label on to its colon ("Best number to reach
             // you:", "Email address on file:"): letters only, one of them a link ("to", "on", "as").
             if !colon, end < words.count,
@@ -568,7 +581,8 @@ extension PageLayout {
                 var found: (count: Int, cost: Int, field: String?)?
                 for (field, synonyms) in vocabulary {
                     for parts in synonyms where i + parts.count <= words.count {
-                        guard let cost = Self.lenientCost(keys[i..<(i + parts.count)], parts) else { continue }
+                        guard let cost = Self.lenientCost(keys[i..<(i + parts.count)], parts),
+                              cost == 0 || parts.count > 1 || !Self.gluedLabels.contains(parts[0]) else { continue }
                         if let f = found, (f.count, -f.cost) > (parts.count, -cost) { continue }
                         if let f = found, f.count == parts.count, f.cost == cost {
                             if f.field != field { found = (f.count, f.cost, nil) }
@@ -596,7 +610,8 @@ extension PageLayout {
                 for (field, synonyms) in vocabulary {
                     for parts in synonyms {
                         guard i + parts.count <= words.count, parts.count > (best?.0 ?? 0),
-                              zip(keys[i..<(i + parts.count)], parts).allSatisfy({ Self.close($0, $1) }) else { continue }
+                              zip(keys[i..<(i + parts.count)], parts).allSatisfy({ Self.close($0, $1) }),
+                              parts.count > 1 || keys[i] == parts[0] || !Self.gluedLabels.contains(parts[0]) else { continue }
                         best = (parts.count, field)
                         exactMatch = Array(keys[i..<(i + parts.count)]) == parts
                     }

@@ -52,6 +52,8 @@ extension FieldExtractor {
         // An e-mail header's date: its weekday before and its time (and zone) after the date.
         let t = ruleTrimmed(s).uppercased()
             .replacingOccurrences(of: #"^(?:MON|TUE|WED|THU|FRI|SAT|SUN)[A-Z]*\.?,?\s+(?=[0-9A-Z])"#, with: "", options: .regularExpression)
+            // (A weekday misread, "‘IC, 27 MAR 2023": up to four marks or letters and a comma before a day and a month's name.)
+            .replacingOccurrences(of: #"^[^0-9\s,]{1,4},\s*(?=[0-9]{1,2}\s+[A-Z]{3})"#, with: "", options: .regularExpression)
             .replacingOccurrences(of: #"\s+[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?(?:\s*[AP]M)?(?:\s*(?:[+-][0-9]{4}|[A-Z]{2,4}))?$"#, with: "",
                                   options: .regularExpression)
             .replacingOccurrences(of: ",", with: " ")
@@ -345,12 +347,21 @@ extension FieldExtractor {
 
     static func county(_ s: String) -> FieldValue? {
         var t = trimmed(s)
+        // "County of Wake. Slate of …": a comma read as a full stop ends the name (as "St." and "Ste." do not).
+        if let r = t.range(of: #"^.*?\p{L}{3,}(?<![Ss]te)(?=\.\s)"#, options: .regularExpression) { t = String(t[r]) }
         if t.hasSuffix(" County") { t = String(t.dropLast(7)) }
         return place(t)
     }
 
     /// "1427 Juniper Hollow Lane, Austin, TX 78745" (the state may be spelled out) → its normal form.
     static func fullAddress(_ s: String) -> FieldValue? {
+        var s = s
+        // Speckle or a stamp read after the ZIP ("… KS 67202, — ew ED |"): an address ends at its
+        // ZIP, and marks and short scraps (no digit, no word of four letters) are no part of it.
+        if splitAddress(s) == nil, let r = s.range(of: #"^.*\b[A-Z]{2},?\s+[0-9]{5}(?:-[0-9]{4})?(?=[\s,;]+[^0-9]*$)"#, options: .regularExpression),
+           !s[r.upperBound...].split(separator: " ").contains(where: { $0.filter(\.isLetter).count >= 4 }) {
+            s = String(s[r])
+        }
         guard let parts = splitAddress(s) else { return nil }
         return .text("\(parts.street), \(parts.city), \(parts.state) \(parts.zip)")
     }
