@@ -528,6 +528,35 @@ func value(_ f: [String: Field], _ name: String) -> String? {
                                                       "Valid until: 28 JUL 2029"]).lines)
         #expect(value(inline, "date_of_birth") == "1950-05-04" && inline["date_of_birth"]?.needsReview == true)
         #expect(value(inline, "expiry_date") == "2029-07-28")
+        // Capitals left between a garbled label's words ("N° du passeport" read "Pisaport No. PNG
+        // tu peeaport") are no rival for a code in a cell of its own.
+        let garbled = FieldExtractor.idVisual(WordPage(["UNITED KINGDOM", "PASSPORT", "Newionrwaldy Niaticornslite", "GBR",
+                                                        "Pisaport No. PNG tu peeaport", "X90B33636"]).lines)
+        #expect(value(garbled, "nationality") == "GBR" && garbled["nationality"]?.needsReview == true)
+    }
+
+    /// A stacked form's ZIP or state under a label a fax garbled ("AP CODE", "SIAL"), taken when
+    /// the two agree (the ZIP's first digits are the state's) and each is the only one, for
+    /// review; never one without the other to agree with.
+    @Test func aZipAndStateUnderGarbledLabels() {
+        let zipOnly = FieldExtractor.optout(WordPage(["Whitepages — Opt-Out Request", "FULL NAME", "Bao Pham", "STATE", "Wisconsin",
+                                                      "AP CODE", "53703", "PHONE NUMBER", "688.789.0304"]).lines)
+        #expect(value(zipOnly, "state") == "WI" && value(zipOnly, "zip") == "53703" && zipOnly["zip"]?.needsReview == true)
+        let both = FieldExtractor.optout(WordPage(["Instant Checkmate — Opt-Out Request", "FULL NAME", "Ana Lima", "SIAL", "Washington",
+                                                   "ZU CE", "99201"]).lines)
+        #expect(value(both, "state") == "WA" && value(both, "zip") == "99201" && both["state"]?.needsReview == true)
+        let cells = FieldExtractor.optout(WordPage(["Name of Requester: Ana Lima", "town   Srate   ZL Cocke", "Little Rock   AR   72201"]).lines)
+        #expect(value(cells, "state") == "AR" && value(cells, "zip") == "72201" && cells["zip"]?.needsReview == true)
+        // The ZIP closing a "City ST ZIP" cell, after the state found.
+        let row = FieldExtractor.optout(WordPage(["Name: Ana Lima", "State: AR", "Little Rock AR 72201"]).lines)
+        #expect(value(row, "zip") == "72201" && row["zip"]?.needsReview == true)
+        // A ZIP of another state, or two candidates, or no state at all: nothing.
+        let other = FieldExtractor.optout(WordPage(["FULL NAME", "Bao Pham", "STATE", "Wisconsin", "AP CODE", "99201"]).lines)
+        #expect(other["zip"] == nil)
+        let two = FieldExtractor.optout(WordPage(["FULL NAME", "Bao Pham", "STATE", "Wisconsin", "AP CODE", "53703", "REF", "53711"]).lines)
+        #expect(two["zip"] == nil)
+        let alone = FieldExtractor.optout(WordPage(["FULL NAME", "Bao Pham", "AP CODE", "53703"]).lines)
+        #expect(alone["zip"] == nil && alone["state"] == nil)
     }
 
     /// Names whose labels were not read are taken by their place, for review: the surname first
@@ -935,6 +964,18 @@ func value(_ f: [String: Field], _ name: String) -> String? {
         let plus = FieldExtractor.idVisual(WordPage(["NEW MEXICO", "DRIVER LICENSE", "+d DLN 794876092", "1 LEFEVRE", "2 HELENE",
                                                      "008 02/21/1942 4» &xP 06/06/2028"]).lines)
         #expect(value(plus, "document_number") == "794876092" && value(plus, "surname") == "LEFEVRE")
+        // One of the two numbers faxed into a mark ("> ANNA MARIA" under "1 MUSTERMANN", "\\ ZAK"
+        // over "2 JIRE"): the line is the other name, and with nothing else numbered, both are for review.
+        let below = FieldExtractor.idVisual(WordPage(["MINNESOTA", "DRIVER LICENSE", "1 MUSTERMANN", "> ANNA MARIA", "0420 MAPLE WAY"]).lines)
+        #expect(value(below, "surname") == "MUSTERMANN" && value(below, "given_names") == "ANNA MARIA")
+        #expect(below["surname"]?.needsReview == true && below["given_names"]?.needsReview == true)
+        let above = FieldExtractor.idVisual(WordPage(["OHIO", "DRIVER LICENSE", "4d DLN C56E46462", "\\ ZAK", "2 JIRI",
+                                                      "3 DOB 12/19/1971 4b EXP 12/07/2029"]).lines)
+        #expect(value(above, "surname") == "ZAK" && above["surname"]?.needsReview == true)
+        #expect(value(above, "given_names") == "JIRI" && above["given_names"]?.needsReview == false)
+        // A mark-led line under anything else is no name.
+        let unnumbered = FieldExtractor.idVisual(WordPage(["OHIO", "DRIVER LICENSE", "DLN C56E46462", "> ANNA MARIA"]).lines)
+        #expect(unnumbered["given_names"] == nil)
         // A date's fragments are no date: "OG/ 1 8/2032" (06/18/2032 faxed) is not 8 January.
         let fragments = FieldExtractor.idVisual(WordPage(["PASSPORT", "Surname", "DOE", "09/05/1995", "OG/ 1 8/2032"]).lines)
         #expect(fragments["expiry_date"] == nil && fragments["date_of_birth"] == nil)

@@ -241,10 +241,53 @@ enum FieldExtractor {
             f["state"] = field(.text(code), read.words)
             f["state"]?.needsReview = true
         }
+        placeByShape(&f, layout: page.layout)
         dayOrderChecked(&f, lines: lines)
         var reviewed = review(doubtful(f, labelled: labelledOnly, page: page))
         listingURLAgreed(&reviewed, lines: lines)
         return reviewed
+    }
+
+    /// A ZIP or a state whose label was not read (a fax's "AP CODE", "SIAL" over "Washington"),
+    /// alone in its cell or closing a "City ST ZIP" cell: taken by its shape when it agrees with
+    /// the other (the ZIP's first digits are the state's) and is the only such value on the page,
+    /// for review. Neither is taken without the other to agree with.
+    static func placeByShape(_ f: inout [String: Field], layout: PageLayout) {
+        guard f["zip"] == nil || f["state"] == nil else { return }
+        let cells = layout.rows.flatMap(\.segments)
+        // (code, words) of the states spelled whole in a cell of their own.
+        let stateCells: [(code: String, words: [Word])] = cells.compactMap { c in
+            guard c.text.count > 2, let code = state(c.text)?.string else { return nil }
+            return (code, c.words)
+        }
+        // (ZIP, state code printed before it or nil, words) of the ZIPs alone or after a city and state.
+        let zipCells: [(zip: String, state: String?, words: [Word])] = cells.compactMap { c in
+            if c.text.range(of: #"^[0-9]{5}(?:-[0-9]{4})?$"#, options: .regularExpression) != nil { return (c.text, nil, c.words) }
+            guard c.words.count >= 3, let last = c.words.last, last.text.range(of: #"^[0-9]{5}$"#, options: .regularExpression) != nil,
+                  let code = state(c.words[c.words.count - 2].text)?.string, c.words[c.words.count - 2].text.count == 2 else { return nil }
+            return (last.text, code, [last])
+        }
+        func taken(_ value: String, _ words: [Word]) -> Field {
+            var found = field(.text(value), words)
+            found.needsReview = true
+            return found
+        }
+        if let known = f["state"]?.value.string {
+            let agreeing = zipCells.filter { ($0.state == nil || $0.state == known) && zip($0.zip, agreesWith: known) }
+            if let one = agreeing.first, Set(agreeing.map(\.zip)).count == 1 { f["zip"] = taken(one.zip, one.words) }
+        } else if let known = f["zip"]?.value.string {
+            let agreeing = stateCells.filter { zipPrefixes[$0.code] != nil && zip(known, agreesWith: $0.code) }
+            if let one = agreeing.first, Set(agreeing.map(\.code)).count == 1 { f["state"] = taken(one.code, one.words) }
+        } else {
+            let pairs = zipCells.flatMap { z in
+                stateCells.filter { s in zipPrefixes[s.code] != nil && (z.state == nil || z.state == s.code) && zip(z.zip, agreesWith: s.code) }
+                    .map { (z, $0) }
+            }
+            if let (z, s) = pairs.first, Set(pairs.map(\.0.zip)).count == 1, Set(pairs.map(\.1.code)).count == 1 {
+                f["zip"] = taken(z.zip, z.words)
+                f["state"] = taken(s.code, s.words)
+            }
+        }
     }
 
     /// Visual-zone fields of an ID, from labels beside or above their values.

@@ -80,22 +80,37 @@ extension FieldExtractor {
             let glued = rest.count >= 2 && (c.isUppercase || c == "0")
             return mark || glued ? n : nil
         }
-        // Numbered fields: two lettered numbers on the page, or a line led by 1 with the next led
-        // by 2 right below it, starting where it starts (the names, whatever else was misread).
-        let pair = Swift.zip(segments, segments.dropFirst()).contains { (a: Segment, b: Segment) -> Bool in
-            guard number(a) == "1", number(b) == "2" else { return false }
+        func stacked(_ a: Segment, _ b: Segment) -> Bool {
             let gap: Int = b.box.y - (a.box.y + a.box.height)
             return abs(a.box.x - b.box.x) <= max(a.box.height, 8) && b.box.y > a.box.y && gap <= 2 * a.box.height
         }
-        guard pair || FieldNumbers.numbered(layout) else { return found }
+        // Numbered fields: two lettered numbers on the page, or a line led by 1 with the next led
+        // by 2 right below it, starting where it starts (the names, whatever else was misread).
+        let pair = Swift.zip(segments, segments.dropFirst()).contains { (a: Segment, b: Segment) -> Bool in
+            number(a) == "1" && number(b) == "2" && stacked(a, b)
+        }
+        // One of the two numbers read as a mark on a fax ("1 MUSTERMANN" over "> ANNA MARIA",
+        // "\ ZAK" over "2 JIRE"): a line led by a lone mark right below the 1, or right above the
+        // 2, is the other; its name for review.
+        func markLed(_ s: Segment) -> Bool {
+            guard s.words.count >= 2, let head = s.words.first?.text, head.count == 1, let c = head.first else { return false }
+            return !c.isLetter && !c.isNumber
+        }
+        var inferred: [Int: Character] = [:]
+        for i in segments.indices.dropLast() where stacked(segments[i], segments[i + 1]) {
+            if number(segments[i]) == "1", number(segments[i + 1]) == nil, markLed(segments[i + 1]) { inferred[i + 1] = "2" }
+            if number(segments[i + 1]) == "2", number(segments[i]) == nil, markLed(segments[i]) { inferred[i] = "1" }
+        }
+        let numbered = pair || FieldNumbers.numbered(layout)
+        guard numbered || !inferred.isEmpty else { return found }
         var fields = found
-        for segment in segments {
-            guard let head = segment.words.first, let n = number(segment) else { continue }
+        for (index, segment) in segments.enumerated() {
+            guard let head = segment.words.first, let n = number(segment) ?? inferred[index] else { continue }
             let name = n == "1" ? "surname" : "given_names"
             guard fields[name] == nil else { continue }
             // Glued ("2ELENI", "20LGA"): the rest of the word is the name's start.
             let glued = head.text.dropFirst()
-            let gluedName = glued.count >= 2 && glued.allSatisfy { $0.isUppercase || $0 == "0" }
+            let gluedName = inferred[index] == nil && glued.count >= 2 && glued.allSatisfy { $0.isUppercase || $0 == "0" }
             let read = Array(((gluedName ? [String(glued)] : []) + segment.words.dropFirst().map(\.text)).joined(separator: " "))
             // A name's O read as a zero beside its letters ("20LGA", "O'BRIEN-0 SUILLEABHAIN").
             var chars = read
@@ -109,7 +124,8 @@ extension FieldExtractor {
             guard !text.contains(where: \.isLowercase), let value = upperName(text), value.string?.filter(\.isLetter).count ?? 0 >= 2 else { continue }
             let words = gluedName ? Array(segment.words) : Array(segment.words.dropFirst())
             var f = field(value, words)
-            f.needsReview = f.needsReview || mended
+            // (A number read as a mark, or a page known numbered only by one: for review.)
+            f.needsReview = f.needsReview || mended || !numbered || inferred[index] != nil
             fields[name] = f
         }
         return fields

@@ -31,14 +31,19 @@ extension FieldExtractor {
             f.needsReview = true
             fields[name] = f
         }
-        /// The one value of this shape on the page (the same value in several cells counts once).
-        func unique(_ name: String, _ parse: (String) -> String?) {
+        // Cells that are a whole segment, not capitals left of a garbled label ("Pisaport No. PNG tu peeaport").
+        let segmentBoxes = layout.rows.flatMap(\.segments).map(\.box)
+        /// The one value of this shape on the page (the same value in several cells counts once);
+        /// `alone`: failing that, the one in a cell of its own. (Not for numbers: two of them are
+        /// left to the reading of the empty regions, which reads a letter a fax made a digit.)
+        func unique(_ name: String, alone: Bool = false, _ parse: (String) -> String?) {
             guard fields[name] == nil else { return }
-            let hits = cells.compactMap { c in parse(c.text).map { (value: $0, words: c.words) } }
+            var hits = cells.compactMap { c in parse(c.text).map { (value: $0, words: c.words) } }
+            if alone, Set(hits.map(\.value)).count > 1 { hits = hits.filter { segmentBoxes.contains(Segment($0.words).box) } }
             guard let first = hits.first, Set(hits.map(\.value)).count == 1 else { return }
             take(name, first.value, first.words)
         }
-        unique("nationality") { t in
+        unique("nationality", alone: true) { t in
             t.count == 3 && t.allSatisfy({ $0.isASCII && $0.isUppercase }) && CountryCodes.all.contains(t) ? t : nil
         }
         unique("sex") { t in t.count == 1 ? sex(t)?.string : nil }
