@@ -964,7 +964,7 @@ func value(_ f: [String: Field], _ name: String) -> String? {
         let plus = FieldExtractor.idVisual(WordPage(["NEW MEXICO", "DRIVER LICENSE", "+d DLN 794876092", "1 LEFEVRE", "2 HELENE",
                                                      "008 02/21/1942 4» &xP 06/06/2028"]).lines)
         #expect(value(plus, "document_number") == "794876092" && value(plus, "surname") == "LEFEVRE")
-        // One of the two numbers faxed into a mark ("> ANNA MARIA" under "1 MUSTERMANN", "\\ ZAK"
+        // One of the two numbers faxed into a mark ("> ANNA MARIA" under "1 MUSTERMANN", "\ ZAK"
         // over "2 JIRE"): the line is the other name, and with nothing else numbered, both are for review.
         let below = FieldExtractor.idVisual(WordPage(["MINNESOTA", "DRIVER LICENSE", "1 MUSTERMANN", "> ANNA MARIA", "0420 MAPLE WAY"]).lines)
         #expect(value(below, "surname") == "MUSTERMANN" && value(below, "given_names") == "ANNA MARIA")
@@ -1003,8 +1003,6 @@ func value(_ f: [String: Field], _ name: String) -> String? {
         #expect(FieldExtractor.stateForZip("MA", "02108") == nil && FieldExtractor.companyTailMended("People Data Labs") == nil)
     }
 
-    /// A narrative deed's parties whose first name could not be read ("EVAR bOR B@ and SIONE
-    /// FA'ALOGO (hereinafter "Grantor")"): the last one alone is not taken for the party.
     /// Quotes as Tesseract reads them ("Grantee’)", "by. and between"), the Dutch particle "'t"
     /// kept whole, and a county's name ended by a comma read as a full stop.
     @Test func partiesInQuotesAsRead() {
@@ -1024,6 +1022,8 @@ func value(_ f: [String: Field], _ name: String) -> String? {
         #expect(FieldExtractor.fullAddress("5702 Pine Ridge Avenue, Wichita, KS 67202 Attention Records") == nil)
     }
 
+    /// A narrative deed's parties whose first name could not be read ("EVAR bOR B@ and SIONE
+    /// FA'ALOGO (hereinafter "Grantor")"): the last one alone is not taken for the party.
     @Test func theLastOfSeveralPartiesIsNotThemAll() {
         var a = WordPage()
         a.line("THIS DEED is made by and between EVAR bOR B@ and SIONE FA'ALOGO (hereinafter \"Grantor\") and", y: 100)
