@@ -262,10 +262,10 @@ enum FieldExtractor {
         }
         // (ZIP, state code printed before it or nil, words) of the ZIPs alone or after a city and state.
         let zipCells: [(zip: String, state: String?, words: [Word])] = cells.compactMap { c in
-            if c.text.range(of: #"^[0-9]{5}(?:-[0-9]{4})?$"#, options: .regularExpression) != nil { return (c.text, nil, c.words) }
-            guard c.words.count >= 3, let last = c.words.last, last.text.range(of: #"^[0-9]{5}$"#, options: .regularExpression) != nil,
-                  let code = state(c.words[c.words.count - 2].text)?.string, c.words[c.words.count - 2].text.count == 2 else { return nil }
-            return (last.text, code, [last])
+            if let alone = zipCode(c.text)?.string { return (alone, nil, c.words) }
+            guard c.words.count >= 3, let last = c.words.last, let closing = zipCode(last.text)?.string,
+                  c.words[c.words.count - 2].text.count == 2, let code = state(c.words[c.words.count - 2].text)?.string else { return nil }
+            return (closing, code, [last])
         }
         func taken(_ value: String, _ words: [Word]) -> Field {
             var found = field(.text(value), words)

@@ -98,7 +98,7 @@ struct PageLayout {
     static let wrappableLabels: Set<String> = Set((Vocabulary.deed + Vocabulary.optout + Vocabulary.id).flatMap(\.keys)
         .filter { $0.contains(" ") })
 
-    /// Labels of several words (eight letters or more) as read run together ("fullname",
+    /// Labels of several words (eight characters or more, spaces counted) as read run together ("fullname",
     /// "dateofbirth"), where not a synonym of their own: matched only as read, never leniently
     /// ("Document" is not "documentno" two letters short).
     static let gluedLabels: Set<String> = {
