@@ -679,7 +679,8 @@ public final class OCRWorker {
                     kept = read.words.filter { !PageLayout.key($0.text).isEmpty }
                 }
                 guard let box = span(kept), let confidence = kept.map(\.confidence).min(), confidence >= 60,
-                      let value = validate(kept.map(\.text).joined(separator: " ")) else { continue }
+                      case let read = kept.map(\.text).joined(separator: " "), let value = validate(read),
+                      !labelled.readsAsLabel(read, for: name, structured: true) else { continue }
                 found[name] = Field(value: value, confidence: (confidence * 10).rounded() / 10, box: box, needsReview: confidence < 85)
                 break
             }
@@ -711,14 +712,18 @@ public final class OCRWorker {
             let reader = image.map(TickBoxReader.init)
             fields = FieldExtractor.optout(layoutLines, tick: reader.map { r in { label, height in r.mark(before: back(label), height: height) } },
                                            after: reader.map { r in { last, height in r.mark(after: last, height: height, width: page.width, back: back) } })
-        case .id: (fields, mrz, agreement) = identity(lines: lines, visual: FieldExtractor.idVisual(layoutLines).mapValues { f in
-            var f = f
-            f.box = f.box.map(back)
-            return f
-        }, scanned: scanned)
+        case .id:
+            var visual = FieldExtractor.idVisual(layoutLines)
+            FieldExtractor.cutShort(&visual, lines: layoutLines)
+            (fields, mrz, agreement) = identity(lines: lines, visual: visual.mapValues { f in
+                var f = f
+                f.box = f.box.map(back)
+                return f
+            }, scanned: scanned)
         case .unknown: break
         }
         if kind != .id {
+            FieldExtractor.cutShort(&fields, lines: layoutLines)
             for (name, f) in fields { fields[name]?.box = f.box.map(back) }
         }
         let pairs = FieldExtractor.pairs(layoutLines, kind: kind).map { p in

@@ -33,6 +33,29 @@ import Testing
         #expect(f["street_address"] == nil && f["city"] == nil && f["zip"] == nil)
     }
 
+    /// The letterhead as a shadowed page was read: its contact line first, the broker's name set
+    /// above it to the right second, and the phone after a separator ("· Tel." read "- Tel.") as a
+    /// line of its own. The requester's daytime phone in the grid below is the phone; "Ticket No."
+    /// labels the request's number.
+    @Test func aLetterheadReadOutOfOrder() {
+        var words = row([("4718", 0), ("Mill", 20), ("Creek", 20), ("Street", 20), ("-", 20), ("Spokane,", 20), ("WA", 20), ("99201", 20)], y: 350)
+        words += [Word(text: "Radaris", confidence: 95, box: BoundingBox(x: 2271, y: 293, width: 203, height: 38), block: 2, paragraph: 1, line: 1, word: 0)]
+        words += row([("-", 1820), ("Tel.", 20), ("1-800-719-7621", 20)], y: 350).map { w in
+            var w = w
+            w.block = 3
+            return w
+        }
+        words += row([("REQUEST", 0), ("TO", 20), ("OPT", 20), ("OUT", 20)], y: 480)
+        words += row([("Name:", 0), ("Sean", 20), ("McCarthy", 20)], y: 560)
+        words += row([("Daytime", 0), ("Phone:", 20), ("893.784.0730", 20)], y: 620)
+        words += row([("Ticket", 0), ("No.", 20), ("REQ-509426", 20)], y: 680)
+        words += row([("Return", 0), ("to", 20), ("optout@radaris.com", 20)], y: 740)
+        let f = FieldExtractor.optout(TextLine.group(words))
+        #expect(value(f, "data_broker") == "Radaris")
+        #expect(value(f, "phone") == "893.784.0730" && f["street_address"] == nil && f["zip"] == nil)
+        #expect(value(f, "request_id") == "REQ-509426")
+    }
+
     /// Any title's wording names the broker when a word of it spells the page's web domain; a
     /// section heading never does, and a name one letter off the domain goes to review.
     @Test func theBrokerIsTheWordItsWebAddressSpells() {

@@ -139,6 +139,33 @@ import Testing
         #expect(try worker.valuesInEmptyRegions(Self.page(clear, image), missing: ["nationality"], image: image, resolution: 300).isEmpty)
     }
 
+    /// A name read clearly under its label but failing the validator leaves the region beside the
+    /// label to be read; what is there is the next column's label, which the page's reading lost
+    /// ("Sex"): a label is never a name (seen: given names "SEX" on a skewed card).
+    @Test func aLabelBesideIsNoName() throws {
+        let worker = try OCRWorker(orientation: false)
+        let image = try Self.render([(72, 600, 12, "Surname"), (72, 584, 16, "OKAFOR"), (72, 560, 12, "Given names"), (72, 536, 16, "ADAEZE"),
+                                     (180, 560, 12, "Sex"), (180, 536, 16, "F")], name: "sex-beside")
+        let read = try Self.asID(worker, image)
+        let label = try #require(read.words.first { $0.text == "Sex" })
+        #expect(read.fields["given_names"]?.value == .text("ADAEZE"))
+        // The reading less the label "Sex", with the name read clearly as no name.
+        let words = read.words.filter { $0.text != "Sex" }.map { w -> Word in
+            guard w.text == "ADAEZE" else { return w }
+            var other = w
+            other.text = "ADA3ZE"
+            return other
+        }
+        #expect(words.count == read.words.count - 1)
+        let found = try worker.valuesInEmptyRegions(Self.page(words, image), missing: ["given_names"], image: image, resolution: 300)
+        #expect(found["given_names"] == nil)
+        // The label itself reads as one wherever a name was expected; a name does not.
+        let labelled = LabelledPage(lines: TextLine.group(words), kind: .id)
+        #expect(labelled.readsAsLabel(label.text.uppercased(), for: "given_names", structured: true))
+        #expect(!labelled.readsAsLabel("ADAEZE", for: "given_names", structured: true))
+        #expect(!labelled.readsAsLabel("NO", for: "surname", structured: true))
+    }
+
     /// A card read whole: the fields its reading found stand as they are.
     @Test func aCardReadWholeKeepsItsFields() throws {
         let worker = try OCRWorker(orientation: false)

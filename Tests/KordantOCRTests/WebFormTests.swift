@@ -63,6 +63,37 @@ import Testing
         #expect(f["street_address"]?.value.string == "12 Oak Street")
     }
 
+    /// A fax's colons read as other marks on a line of several pairs: a semicolon after an earlier
+    /// label with its colon, and a full stop after a separator there. A full stop ending a
+    /// sentence is no colon.
+    @Test func aColonReadAsAnotherMarkOnALineOfPairs() {
+        let f = FieldExtractor.optout(WordPage(["Opt-Out Request Confirmation", "Case ID: DSR-842130 - Date submitted. 1 September 2026",
+                                                "City: Pittsburgh = State; Pennsylvania ZIP; 15222"]).lines)
+        #expect(f["date"]?.value.string == "2026-09-01" && f["request_id"]?.value.string == "DSR-842130")
+        #expect(f["city"]?.value.string == "Pittsburgh" && f["state"]?.value.string == "PA" && f["zip"]?.value.string == "15222")
+        let g = FieldExtractor.optout(WordPage(["Opt-Out Request", "Case ID: DSR-842130 I wrote on the date. 1 September 2026 was it"]).lines)
+        #expect(g["date"] == nil)
+    }
+
+    /// A label's hint in brackets wrapped under it in a narrow cell ("DOB" over "(MM/DD/YYYY)"):
+    /// the value is the cell after the hint, not the hint.
+    @Test func aLabelsHintWrappedUnderIt() {
+        var p = WordPage()
+        p.line("REQUEST TO OPT OUT", y: 50)
+        p.line("DOB", x: 1500, y: 120)
+        p.line("Consumer   Ilse de Bruijn   (MM/DD/YYYY)   1/11/1989", y: 160)
+        p.line("State   New Mexico   ZIP   87501", y: 220)
+        let f = FieldExtractor.optout(p.lines)
+        #expect(f["date_of_birth"]?.value.string == "1989-01-11")
+        #expect(FieldExtractor.pairs(p.lines, kind: .optout).contains { $0.field == "date_of_birth" && $0.value == "1/11/1989" })
+        // The hint read in one phrase with the value.
+        var q = WordPage()
+        q.line("REQUEST TO OPT OUT", y: 50)
+        q.line("DOB", x: 1500, y: 120)
+        q.line("Consumer   Ilse de Bruijn   (MM/DD/YYYY) 1/11/1989", y: 160)
+        #expect(FieldExtractor.optout(q.lines)["date_of_birth"]?.value.string == "1989-01-11")
+    }
+
     /// A request written as an e-mail: who is asking, in sentences ("I" read as "|" too), and the
     /// header's date with its weekday and time.
     @Test func aRequestInProse() {
@@ -77,6 +108,35 @@ import Testing
         #expect(f["state"]?.value.string == "TX" && f["zip"]?.value.string == "78701")
         #expect(f["phone"].map { $0.value.string?.filter(\.isNumber) } == "5125550147")
         #expect(f["date"]?.value.string == "2023-03-14")
+        // The state code's I read as "|": the ZIP's state (Iowa's 503), for review; one the ZIP
+        // does not own ("|X") is no address.
+        for (code, expected) in [("|A", "IA"), ("|X", nil)] as [(String, String?)] {
+            var q = WordPage(["From: Sakura Suzuki <sakura.suzuki@mail.example.org>", "To: privacy@nuwber.com"])
+            q.line("My name is Sakura Suzuki. | live at 5995 Magnolia Road, Apt 11, Des Moines, \(code) 50309.", y: 400)
+            let g = FieldExtractor.optout(q.lines)
+            #expect(g["state"]?.value.string == expected)
+            if expected != nil {
+                #expect(g["street_address"]?.value.string == "5995 Magnolia Road, Apt 11" && g["city"]?.value.string == "Des Moines")
+                #expect(g["zip"]?.value.string == "50309" && g["state"]?.needsReview == true && g["street_address"]?.needsReview == true)
+            }
+        }
+        // A listing whose scheme was garbled and whose last digits were read apart: mended, for review.
+        var u = WordPage(["From: Gisela Kohler <gisela98@inbox.example.net>", "To: dsar@acxiom.com"])
+        u.line("Your site shows a profile about me at https:/Avww.acxiom.com/person/gisela-kohler/1 1727.", y: 400)
+        let v = FieldExtractor.optout(u.lines)
+        #expect(v["listing_url"]?.value.string == "https://www.acxiom.com/person/gisela-kohler/11727" && v["listing_url"]?.needsReview == true)
+        // A listing with a comma for a dot, wrapped after its hyphen, the sentence's comma after it.
+        var w = WordPage(["From: Aikaterini Papadopoulou <aikaterini29@mail.example.org>", "To: support@instantcheckmate.com"])
+        w.line("Your site shows a profile about me at https://www.instantcheckmate,com/person/aikaterini-", y: 400)
+        w.line("papadopoulou/67766,", y: 450, continues: true)
+        let x = FieldExtractor.optout(w.lines)
+        #expect(x["listing_url"]?.value.string == "https://www.instantcheckmate.com/person/aikaterini-papadopoulou/67766"
+                && x["listing_url"]?.needsReview == true)
+        // A name with an okina read as an opening quote, and one with the particle 't.
+        for (read, name) in [("Ke‘alohilani Kahananui", "Keʻalohilani Kahananui"), ("Joost Maarten van 't Hof", "Joost Maarten van 't Hof")] {
+            let n = FieldExtractor.optout(WordPage(["To: privacy@checkpeople.com", "My name is \(read) and I was born on November 7, 1944."]).lines)
+            #expect(n["full_name"]?.value.string == name)
+        }
         // A name longer than the sentence pattern's reach is not taken cut short.
         let long = FieldExtractor.optout(WordPage(["Email: ana@example.com",
                                                    "My name is Juan Carlos Alberto de la Cruz Nunez Garcia Lopez Marquez and I ask you to delete my data."]).lines)

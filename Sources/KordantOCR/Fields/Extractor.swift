@@ -161,8 +161,15 @@ enum FieldExtractor {
         }
         // A labelled broker that spells none of the page's web domains ("I ask you to: Deletion")
         // gives way to one that does, or goes to review.
-        if let labelled = f["data_broker"], !domains.isEmpty, domainDistance(PageLayout.key(labelled.value.string ?? ""), domains) == nil {
-            if let byDomain { f["data_broker"] = byDomain } else { f["data_broker"]?.needsReview = true }
+        if let labelled = f["data_broker"], !domains.isEmpty, case let distance = domainDistance(PageLayout.key(labelled.value.string ?? ""), domains),
+           distance != 0 {
+            // One letter off a domain ("To: Instant Checkmale" beside "instantcheckmate.com"), it gives
+            // way to a line that spells the domain exactly ("Dear Instant Checkmate Privacy Team").
+            if let byDomain, distance == nil || domains.contains(PageLayout.key(byDomain.value.string ?? "")) {
+                f["data_broker"] = byDomain
+            } else if distance == nil {
+                f["data_broker"]?.needsReview = true
+            }
         }
         f["data_broker"] = f["data_broker"] ?? byDomain ?? brokerByTitle(rows, domains: domains)
         if f["request_id"] == nil, var found = find(rows, #"(?:request|ref(?:erence)?|case)\s*(?:#|no\.?|number|id)?\s*:?\s*([A-Z]{2,6}-[A-Z0-9-]{3,}(?: [0-9]{1,2}\b)?)"#,
@@ -198,6 +205,14 @@ enum FieldExtractor {
             f["email"] = spaced
         }
         f["listing_url"] = f["listing_url"] ?? find(rows, #"((?:https?://|www\.)\S+)"#, transform: url)
+        // One whose scheme was garbled ("https:/Avww.acxiom.com/…") or whose last digits were read
+        // apart ("…/gisela-kohler/1 1727."): mended, for review.
+        if f["listing_url"] == nil,
+           var garbled = find(rows, #"(h\s?[tl1I]{1,2}\s?ps?\s?[:;.]{1,3}/{1,2}\s?[A-Za-z]\S+(?:\s[0-9]{1,5}(?=[.,;]?(?:\s|$)))?)"#,
+                              transform: { urlMended($0).flatMap(url) }) {
+            garbled.needsReview = true
+            f["listing_url"] = garbled
+        }
         listingURLContinued(&f, layout: page.layout)
         proseDetails(&f, paragraphs: page.layout.paragraphs)
         if f["street_address"] == nil, let name = f["full_name"]?.value.string {
@@ -575,6 +590,7 @@ enum FieldExtractor {
             return hostMended(box) ?? (box == text ? nil : box)
         }
         if field == "listing_url" { return urlMended(text) }
+        if field == "street_address" { return streetMended(text) }
         if ["instrument_number", "parcel_number"].contains(field) { return numberMended(text) }
         // A licence number's S read as "§" or "$" ("DL §8685732"): no document number holds either.
         if field == "document_number" {
@@ -669,10 +685,12 @@ enum FieldExtractor {
     /// A reference whose last digits were read apart ("PR-24039 7"), or whose capital prefix
     /// was ("OP T-365965", a wide T parted from the P): joined.
     static func referenceMended(_ text: String) -> String? {
-        var joined = text.replacingOccurrences(of: #"^(\s*[A-Za-z0-9-]*[0-9]) ([0-9]{1,2})\b"#, with: "$1$2", options: .regularExpression)
+        // (Three or four digits only when they end the value: "Confirmation number: OPT-941 466".)
+        var joined = text.replacingOccurrences(of: #"^(\s*[A-Za-z0-9-]*[0-9]) ([0-9]{1,2}\b|[0-9]{3,4}(?=\s*$))"#, with: "$1$2",
+                                               options: .regularExpression)
         if let r = joined.range(of: #"^\s*([A-Z]{1,4}) ([A-Z]{1,4}-[0-9]{3,})\b"#, options: .regularExpression) {
             let parts = joined[r].split(separator: " ")
-            if parts.count == 2, parts[0].count + parts[1].prefix { $0 != "-" }.count <= 6 {
+            if parts.count == 2, parts[0].count + parts[1].prefix(while: { $0 != "-" }).count <= 6 {
                 joined.replaceSubrange(r, with: parts[0] + parts[1])
             }
         }
@@ -762,6 +780,34 @@ enum FieldExtractor {
         if words.count >= 2, let last = words.last, PageLayout.editDistance(last.lowercased(), "team", limit: 1) <= 1 { words.removeLast() }
         if words.count >= 2, let last = words.last, PageLayout.editDistance(last.lowercased(), "privacy", limit: 2) <= 2 { words.removeLast() }
         return words.count < before ? words.joined(separator: " ") : nil
+    }
+
+    /// A street's word with an l or an i read as a mark (`!`, `|`, `]`): an l at the word's end
+    /// or before a single l ("Mil!" → "Mill", "Ho!ly" → "Holly"), else an i ("H!ll" → "Hill",
+    /// "Ma!n" → "Main"). Nil when nothing changes. A guess between two letters: the field goes
+    /// to review (`labelled` marks every mended value).
+    static func streetMended(_ text: String) -> String? {
+        guard text.range(of: markInWord, options: .regularExpression) != nil else { return nil }
+        let chars = Array(text)
+        let mended = String(chars.indices.map { i -> Character in
+            let before = i > 0 && chars[i - 1].isLetter, after = i + 1 < chars.count && chars[i + 1].isLetter
+            guard chars[i] == "!" ? before || after : "|]".contains(chars[i]) && before && after else { return chars[i] }
+            let next = i + 1 < chars.count ? chars[i + 1] : " ", afterNext = i + 2 < chars.count ? chars[i + 2] : " "
+            if !next.isLetter { return "l" }
+            return next == "l" && afterNext != "l" ? "l" : "i"
+        })
+        return mended
+    }
+
+    /// A company's name read apart inside a word: a word of small letters after another is its
+    /// end ("CheckPeop le"; not "of", "and", "the", "for"), and a full stop between small letters is
+    /// a capital misread ("Peoplel.ooker" for "PeopleLooker"; not a web address's "Spokeo.com").
+    /// Nil when nothing changes. The letters are the name's; where the word broke is a guess.
+    static func companyWordsMended(_ company: String) -> String? {
+        let joined = company.replacingOccurrences(of: #"(?<=\p{L}) (?!(?:of|and|the|for|de|du|la|com|net|org)\b)(?=\p{Ll}+\b)"#, with: "",
+                                                  options: .regularExpression)
+            .replacingOccurrences(of: #"(?<=\p{Ll})\.(?=\p{Ll})(?!(?:com|net|org|info|io|co|us)\b)"#, with: "", options: .regularExpression)
+        return joined == company ? nil : joined
     }
 
     /// A state's name with one letter lost or misread ("| ouisiana": a fax drops the L's foot;
@@ -864,6 +910,10 @@ enum FieldExtractor {
         }
         // A company's "Privacy Team" misread ("Pnvacy", "Jeam") is no part of its name.
         if let b = f["data_broker"]?.value.string, let mended = companyTailMended(b) {
+            f["data_broker"]?.value = .text(mended)
+            f["data_broker"]?.needsReview = true
+        }
+        if let b = f["data_broker"]?.value.string, let mended = companyWordsMended(b) {
             f["data_broker"]?.value = .text(mended)
             f["data_broker"]?.needsReview = true
         }
@@ -1019,6 +1069,24 @@ struct LabelledPage {
     /// two are given: on a card whose label row holds another label read too poorly to be known
     /// ("Date of binn"), the next cell is that label and the value is below.
     func values(of hit: LabelHit) -> [(words: [Word], inline: Bool)] {
+        // A label's hint in brackets wrapped under it ("DOB" over "(MM/DD/YYYY)", its cell too
+        // narrow) is no value: the value is the cell after the hint on its row.
+        valueCandidates(of: hit).map { found in
+            // (Read with the value after it in one phrase: "(MM/DD/YYYY) 08/07/1987".)
+            if let close = found.words.prefix(3).firstIndex(where: { $0.text.hasSuffix(")") }), close + 1 < found.words.count,
+               found.words.first?.text.hasPrefix("(") == true, !found.words[...close].contains(where: { $0.text.contains(where: \.isNumber) }) {
+                return (Array(found.words[(close + 1)...]), found.inline)
+            }
+            guard let first = found.words.first, let last = found.words.last, first.text.hasPrefix("("), last.text.hasSuffix(")"),
+                  !found.words.contains(where: { $0.text.contains(where: \.isNumber) }), found.words.count <= 3,
+                  let r = layout.rows.firstIndex(where: { $0.segments.contains { $0.words.last == last } }),
+                  let s = layout.rows[r].segments.firstIndex(where: { $0.words.last == last }),
+                  s + 1 < layout.rows[r].segments.count, hits[r][s + 1].first?.start != 0 else { return found }
+            return (layout.rows[r].segments[s + 1].words, false)
+        }
+    }
+
+    func valueCandidates(of hit: LabelHit) -> [(words: [Word], inline: Bool)] {
         let segHits = hits[hit.row][hit.segment]
         let words = layout.rows[hit.row].segments[hit.segment].words
         let next = segHits.first { $0.start > hit.start }?.start ?? words.count
@@ -1158,13 +1226,7 @@ struct LabelledPage {
                     }
                     continue
                 }
-                // A free-text value made of another field's label words is a label read where a value was expected.
-                if !spec.structured || ["surname", "given_names"].contains(field),
-                   text.split(separator: " ").contains(where: { labelWords(except: field).contains(Self.unmarkedKey(String($0))) }) { continue }
-                // So is the field's own label whole: "Surname / Nom" read with a speck between
-                // the two gives "Nom" as the value of "Surname".
-                // (Marks aside: "PRÉNOMS" is the label "prenoms".)
-                if ownLabels(field).contains(Self.unmarkedKey(text)) { continue }
+                if readsAsLabel(text, for: field, structured: spec.structured) { continue }
                 // A second party on the next line of the same cell: "JOHN SMITH" / "and MARY SMITH".
                 if ["grantor", "grantee"].contains(field), used.count == words.count, let (extended, more) = continuation(of: hit, words: words),
                    extended.dropFirst(text.count).trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("and "),
@@ -1210,6 +1272,22 @@ struct LabelledPage {
         let more = next.map(\.text).joined(separator: " ")
         if more.lowercased().hasPrefix("and ") || more.hasPrefix("& ") { return (text + " " + more, next) }
         return (text + ", " + more, next)
+    }
+
+    /// Whether `text`, found where `field`'s value was expected, is a label read there instead.
+    /// A free-text value (or a card's name) made of another field's label words is one; so is
+    /// the field's own label whole ("Surname / Nom" read with a speck between the two gives
+    /// "Nom" as the value of "Surname"; marks aside: "PRÉNOMS" is the label "prenoms"), and a
+    /// name that is another field's whole label however short (a card's "SEX" read beside
+    /// "Given names" where the value is below).
+    func readsAsLabel(_ text: String, for field: String, structured: Bool) -> Bool {
+        let name = ["surname", "given_names"].contains(field)
+        if !structured || name,
+           text.split(separator: " ").contains(where: { labelWords(except: field).contains(Self.unmarkedKey(String($0))) }) { return true }
+        let key = Self.unmarkedKey(text)
+        if ownLabels(field).contains(key) { return true }
+        let vocabulary = kind == .unknown ? [] : Vocabulary.forKind(kind)
+        return name && key.count >= 3 && vocabulary.contains { $0.keys.contains { PageLayout.key($0) == key } }
     }
 
     /// `PageLayout.key` without marks, as the vocabulary spells labels ("Prénoms" → "prenoms").

@@ -96,10 +96,23 @@ extension FieldExtractor {
             guard s.words.count >= 2, let head = s.words.first?.text, head.count == 1, let c = head.first else { return false }
             return !c.isLetter && !c.isNumber
         }
+        // Or lost altogether (a photocopy's "1" left as a speck the layout drops: "PENA" over
+        // "2BEGONA"): a line of nothing but a name in capitals there is the other.
+        func bare(_ s: Segment) -> Bool {
+            number(s) == nil && !markLed(s) && s.words.allSatisfy { $0.text.allSatisfy { $0.isUppercase || "-'".contains($0) } }
+                && upperName(s.words.map(\.text).joined(separator: " ")) != nil
+        }
         var inferred: [Int: Character] = [:]
+        var unled: Set<Int> = []
         for i in segments.indices.dropLast() where stacked(segments[i], segments[i + 1]) {
-            if number(segments[i]) == "1", number(segments[i + 1]) == nil, markLed(segments[i + 1]) { inferred[i + 1] = "2" }
-            if number(segments[i + 1]) == "2", number(segments[i]) == nil, markLed(segments[i]) { inferred[i] = "1" }
+            if number(segments[i]) == "1", number(segments[i + 1]) == nil, markLed(segments[i + 1]) || bare(segments[i + 1]) {
+                inferred[i + 1] = "2"
+                if bare(segments[i + 1]) { unled.insert(i + 1) }
+            }
+            if number(segments[i + 1]) == "2", number(segments[i]) == nil, markLed(segments[i]) || bare(segments[i]) {
+                inferred[i] = "1"
+                if bare(segments[i]) { unled.insert(i) }
+            }
         }
         let numbered = pair || FieldNumbers.numbered(layout)
         guard numbered || !inferred.isEmpty else { return found }
@@ -111,7 +124,8 @@ extension FieldExtractor {
             // Glued ("2ELENI", "20LGA"): the rest of the word is the name's start.
             let glued = head.text.dropFirst()
             let gluedName = inferred[index] == nil && glued.count >= 2 && glued.allSatisfy { $0.isUppercase || $0 == "0" }
-            let read = Array(((gluedName ? [String(glued)] : []) + segment.words.dropFirst().map(\.text)).joined(separator: " "))
+            let lead = unled.contains(index) ? 0 : 1
+            let read = Array(((gluedName ? [String(glued)] : []) + segment.words.dropFirst(lead).map(\.text)).joined(separator: " "))
             // A name's O read as a zero beside its letters ("20LGA", "O'BRIEN-0 SUILLEABHAIN").
             var chars = read
             for i in chars.indices where chars[i] == "0" {
@@ -122,7 +136,7 @@ extension FieldExtractor {
             let mended = chars != read
             let text = String(chars)
             guard !text.contains(where: \.isLowercase), let value = upperName(text), value.string?.filter(\.isLetter).count ?? 0 >= 2 else { continue }
-            let words = gluedName ? Array(segment.words) : Array(segment.words.dropFirst())
+            let words = gluedName ? Array(segment.words) : Array(segment.words.dropFirst(lead))
             var f = field(value, words)
             // (A number read as a mark, or a page known numbered only by one: for review.)
             f.needsReview = f.needsReview || mended || !numbered || inferred[index] != nil

@@ -486,7 +486,17 @@ extension PageLayout {
             // A colon read as a semicolon ("Email; …", "Your Name\"; …": the required mark read
             // as a quote) after a label that opens its line: not one inside running text
             // ("… the Grantor; and …").
-            if !colon, words[end - 1].text.hasSuffix(";"), start <= (keys.firstIndex { !$0.isEmpty } ?? 0) { colon = true }
+            // So after an earlier label with a colon on the line, as a form prints several pairs
+            // ("City: Pittsburgh = State; Pennsylvania ZIP; 15222" on a fax).
+            if !colon, words[end - 1].text.hasSuffix(";"), start <= (keys.firstIndex { !$0.isEmpty } ?? 0) || hits.contains(where: \.colon) {
+                colon = true
+            }
+            // And a colon read as a full stop after a separator there ("Case ID: DSR-842130 - Date
+            // submitted. 1 September 2026"): not a sentence's end.
+            if !colon, words[end - 1].text.hasSuffix("."), start > 0, ["-", "–", "—", "|", "·", "•", "="].contains(words[start - 1].text),
+               hits.contains(where: \.colon) {
+                colon = true
+            }
             // A plural mark read apart from its label ("TRANSFEREE (S) :" for "TRANSFEREE(S):") is
             // part of it, not its value.
             if end < words.count, Self.pluralMarks.contains(words[end].text.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ":"))) {

@@ -125,7 +125,9 @@ extension FieldExtractor {
         // A hyphen read with a space beside it ("MIN- JUN", "OKONKWO - EZE") joins a double name.
         let joined = s.replacingOccurrences(of: #"(?<=\p{L})\s*-\s+(?=\p{L})|(?<=\p{L})\s+-\s*(?=\p{L})"#, with: "-", options: .regularExpression)
         // A word's capital I before a capital is read as "l" ("lJzerman"); no name word starts "l" so.
-        let capitalI = joined.replacingOccurrences(of: #"(?<![\p{L}'’])l(?=\p{Lu})"#, with: "I", options: .regularExpression)
+        // So is one among capitals ("SAl", "VlNCENT"): a word of capitals has no small letter.
+        let capitalI = joined.replacingOccurrences(of: #"(?<![\p{L}'’])l(?=\p{Lu})|(?<=\p{Lu}{2})l(?![\p{Ll}'’])|(?<=\p{Lu})l(?=\p{Lu})"#,
+                                                   with: "I", options: .regularExpression)
         var t = trimmed(okina(capitalI)).trimmingCharacters(in: CharacterSet(charactersIn: "\"“”'()[] ,."))
         for suffix in [", Grantor", ", Grantee", " Grantor", " Grantee"] where t.hasSuffix(suffix) { t = String(t.dropLast(suffix.count)) }
         t = trimmed(t)
@@ -152,9 +154,11 @@ extension FieldExtractor {
 
     /// A Hawaiian okina ("Keʻalohilani") is read as an opening quote, a backtick, or apart from
     /// its word ("Ke ‘alohilani"): between a letter and three small letters or more it is the
-    /// okina (an apostrophe, "O'Brien", "van 't Hof", is left as it is).
+    /// okina (an apostrophe, "O'Brien", "van 't Hof", is left as it is). In capitals
+    /// ("KE‘ALOHILANI" on a card) only after two letters: "D‘ANGELO" is an apostrophe misread.
     static func okina(_ s: String) -> String {
-        s.replacingOccurrences(of: #"(?<=\p{L}) ?[‘`ʻ] ?(?=\p{Ll}{3})"#, with: "ʻ", options: .regularExpression)
+        s.replacingOccurrences(of: #"(?<=\p{L}) ?[‘`ʻ] ?(?=\p{Ll}{3})|(?<=\p{Lu}\p{Lu}) ?[‘`ʻ] ?(?=\p{Lu}{3})"#, with: "ʻ",
+                               options: .regularExpression)
     }
 
     static let particles: Set<String> = ["van", "der", "den", "de", "la", "le", "du", "dos", "da", "das", "del", "di", "ter", "ten",
@@ -320,7 +324,9 @@ extension FieldExtractor {
               matches(first, #"^[A-Z0-9][A-Z0-9-]{3,}$"#), first.contains(where: \.isNumber) else { return nil }
         // "PR-24039 7": a digit or two read apart from a number may be its end; the number alone
         // is not known to be whole (see `FieldExtractor.referenceMended`).
-        if first.last?.isNumber == true, tokens.count > 1, matches(String(tokens[1]), #"^[0-9]{1,2}$"#) { return nil }
+        // So may three or four closing the value ("OPT-941 466").
+        if first.last?.isNumber == true, tokens.count > 1,
+           matches(String(tokens[1]), #"^[0-9]{1,2}$"#) || (tokens.count == 2 && matches(String(tokens[1]), #"^[0-9]{3,4}$"#)) { return nil }
         return .text(first)
     }
 
@@ -328,11 +334,17 @@ extension FieldExtractor {
     static func street(_ s: String) -> FieldValue? {
         let t = trimmed(s)
         guard matches(t, #"^([0-9]+[A-Z]?\s+\S+|P\.?\s?O\.?\s+Box\s+[0-9]+)"#), t.filter(\.isLetter).count >= 3,
+              // A mark inside a word is a letter misread ("Mil! Creek"; see `streetMended`).
+              !matches(t, Self.markInWord),
               // Street words are capitalised; a short lower-case tail is speckle read as letters.
               !t.split(separator: " ").dropFirst().contains(where: { $0.count <= 3 && $0.allSatisfy(\.isLowercase) && !["of", "st", "rd"].contains($0) })
         else { return nil }
         return .text(t)
     }
+
+    /// `!` touching a letter, or `|` or `]` between two: an l or an i misread (a `|` closing a
+    /// word is a cell's rule).
+    static let markInWord = #"(?<=\p{L})!|!(?=\p{L})|(?<=\p{L})[|\]](?=\p{L})"#
 
     static func place(_ s: String) -> FieldValue? {
         let t = trimmed(s)

@@ -38,7 +38,7 @@ enum Vocabulary {
                          "listing", "link", "profile link", "listing link", "web address", "url of the listing", "profile address"]),
         ("request_id", ["request id", "reference no", "ref", "case number", "ticket", "reference", "request number", "ticket number",
                         "reference number", "case no", "case id", "request no", "ref no", "confirmation number", "confirmation no", "confirmation",
-                        "confirmation code", "tracking number", "request reference", "case reference"]),
+                        "confirmation code", "tracking number", "request reference", "case reference", "ticket no"]),
         ("date", ["date", "date of request", "request date", "dated", "submitted", "date sent", "date submitted", "submission date", "request received", "date received"]),
     ]
 

@@ -35,6 +35,20 @@ extension FieldExtractor {
         guard let u = f["listing_url"], let cut = u.value.string, cut.hasSuffix("-") || cut.hasSuffix("/"),
               let box = u.box else { return }
         f["listing_url"]?.needsReview = true
+        // The rest read apart on the same line ("…/xiaoming-li/ 10521"): the next word, a
+        // character's width or so after the address (or overlapping its end).
+        if let row = layout.rows.first(where: { r in r.segments.contains { s in s.words.contains { $0.box.x == box.x && $0.box.y == box.y } } }) {
+            let h = max(row.height, 1)
+            if let next = row.segments.flatMap(\.words).filter({ $0.box.x > box.x + box.width / 2 && $0.box.x + $0.box.width >= box.x + box.width })
+                .min(by: { $0.box.x < $1.box.x }),
+               next.box.x - (box.x + box.width) <= h, case let tail = next.text.trimmingCharacters(in: CharacterSet(charactersIn: ".,;)")),
+               tail.count >= 2, tail.allSatisfy({ $0.isLetter || $0.isNumber || "-_".contains($0) }), tail.contains(where: \.isNumber),
+               case .text(let joined)? = url(cut + tail) {
+                f["listing_url"] = Field(value: .text(joined), confidence: min(u.confidence, next.confidence),
+                                         box: box.union(next.box), needsReview: true)
+                return
+            }
+        }
         let bottom = box.y + box.height
         guard let row = layout.rows.first(where: { r in
             r.box.y >= bottom - r.height / 2 && r.box.y <= bottom + 2 * r.height
@@ -47,7 +61,7 @@ extension FieldExtractor {
             .min { abs($0.box.x - box.x) < abs($1.box.x - box.x) }
         let margin = row.segments.first { $0.box.x == leftmost && $0.box.x <= box.x && $0.words.count == 1 }?.words[0]
         guard let word = under ?? margin else { return }
-        let tail = word.text
+        let tail = word.text.trimmingCharacters(in: CharacterSet(charactersIn: ".,;)"))  // (a sentence's mark after it)
         guard tail.count >= 2, tail.contains(where: { $0.isNumber || $0 == "-" || $0 == "/" }),
               tail.allSatisfy({ $0.isLetter || $0.isNumber || "'._~%/=-".contains($0) }),
               case .text(let joined)? = url(cut + tail) else { return }

@@ -110,15 +110,20 @@ extension FieldExtractor {
     static func letterheadLines(_ lines: [TextLine], brokerKey: String, domains: Set<String>) -> Set<Int> {
         guard !brokerKey.isEmpty else { return [] }
         var out: Set<Int> = []
+        // The lines top to bottom: Tesseract may read a letterhead's contact line before the
+        // name set above it (a shadowed page's "4718 Mill Creek Street · Spokane, WA 99201" first).
+        func top(_ l: TextLine) -> Int { l.words.map(\.box.y).min() ?? 0 }
+        let order = lines.indices.sorted { (top(lines[$0]), $0) < (top(lines[$1]), $1) }
         for (i, line) in lines.enumerated() {
             let key = PageLayout.key(line.text)
             // The name alone, "Spokeo, Inc." or "Spokeo LLC" as much as "Spokeo".
             if company(line.text)?.string.map(PageLayout.key) == brokerKey {
                 out.insert(i)
-                var j = i + 1
-                while j < lines.count, j <= i + 6, isContactLine(lines[j].text, brokerKey: brokerKey, domains: domains),
-                      close(below: lines[j - 1], lines[j]) {
-                    out.insert(j)
+                guard let at = order.firstIndex(of: i) else { continue }
+                var j = at + 1
+                while j < order.count, j <= at + 6, isContactLine(lines[order[j]].text, brokerKey: brokerKey, domains: domains),
+                      close(below: lines[order[j - 1]], lines[order[j]]) {
+                    out.insert(order[j])
                     j += 1
                 }
             } else if key.contains(brokerKey), key.count > brokerKey.count + 6,
@@ -142,7 +147,8 @@ extension FieldExtractor {
     /// An address, phone, mailbox or web line of a letterhead. A mailbox or web address counts
     /// only when it is the organisation's: a person's e-mail under a title is the requester's.
     static func isContactLine(_ text: String, brokerKey: String, domains: Set<String>) -> Bool {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        // (Less a separator read before it: "· Tel. 1-800-719-7621" read as "- Tel. …".)
+        let t = text.trimmingCharacters(in: CharacterSet(charactersIn: "-–—·•|*").union(.whitespaces))
         let lower = t.lowercased()
         if lower.contains("@") || lower.contains("www") || lower.contains("http") {
             return domains.contains { lower.replacingOccurrences(of: ".", with: "").contains($0) } || lower.contains(brokerKey)

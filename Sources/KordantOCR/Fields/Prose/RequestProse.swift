@@ -8,7 +8,7 @@ import Foundation
 extension FieldExtractor {
     /// A person's name in a sentence: capitalised words and the particles names carry, up to where
     /// the clause ends (a mark, "and", "I", the line's end), so that a name is never taken cut short.
-    static let proseName = #"([A-Z][\p{L}'’.-]+(?: (?:[A-Z][\p{L}'’.-]+|de|da|di|du|del|der|van|von|bin|bint|al|la|le|y|dos|das)){1,8})(?=[.,;]|\s+(?:(?:and|who|I)\b|\|)|\s*$)"#
+    static let proseName = #"([A-Z][\p{L}'’‘ʻ.-]+(?: (?:[A-Z][\p{L}'’‘ʻ.-]+|de|da|di|du|del|der|van|von|bin|bint|al|la|le|y|dos|das|['’]t)){1,8})(?=[.,;]|\s+(?:(?:and|who|I)\b|\|)|\s*$)"#
     /// A date as letters write it.
     static let proseDate = #"((?:[A-Z][a-z]{2,8}\.? [0-9]{1,2}(?:st|nd|rd|th)?,? [0-9]{4})|(?:[0-9]{1,2} [A-Z][a-z]{2,8} [0-9]{4})|(?:[0-9]{1,2}[./-][0-9]{1,2}[./-][0-9]{4})|(?:[0-9]{4}-[0-9]{2}-[0-9]{2}))"#
 
@@ -29,8 +29,23 @@ extension FieldExtractor {
                                       sensitive: true, transform: isoDate)
         }
         if f["street_address"] == nil {
-            if let found = find(paragraphs, #"(?:(?i:\bmy address is|\bmy home address is)|"# + proseI + #" (?i:live at|reside at))\s+"# + oneLineAddress,
-                                sensitive: true, transform: fullAddress),
+            let lead = #"(?:(?i:\bmy address is|\bmy home address is)|"# + proseI + #" (?i:live at|reside at))\s+"#
+            // A state code's I read as a mark or a digit ("Des Moines, |A 50309"): taken when the
+            // code so mended is a state's that its ZIP agrees with, for review.
+            func mendedState(_ s: String) -> FieldValue? {
+                guard let r = s.range(of: #"(?<=[\s,])[A-Za-z|!1]{2}(?=,?\s+[0-9]{5}(?:-[0-9]{4})?\s*$)"#, options: .regularExpression),
+                      case let zipCode = String(s[r.upperBound...].filter(\.isNumber).prefix(5)),
+                      case let code = String(s[r].map { "|!1".contains($0) ? "I" : $0 }).uppercased(), code != String(s[r]),
+                      states.values.contains(code), zip(zipCode, agreesWith: code) else { return nil }
+                return fullAddress(s.replacingCharacters(in: r, with: code))
+            }
+            func mended() -> Field? {
+                let loose = oneLineAddress.replacingOccurrences(of: #"\s+[A-Za-z][A-Za-z ]*?\s+[0-9]{5}"#, with: #"\s+[A-Za-z|!1]{2}\s+[0-9]{5}"#)
+                var found = find(paragraphs, lead + loose, sensitive: true, transform: mendedState)
+                found?.needsReview = true
+                return found
+            }
+            if let found = find(paragraphs, lead + oneLineAddress, sensitive: true, transform: fullAddress) ?? mended(),
                let raw = found.value.string, let parts = splitAddress(raw) {
                 f["street_address"] = Field(value: .text(parts.street), confidence: found.confidence, box: found.box, needsReview: found.needsReview)
                 for (k, v) in [("city", parts.city), ("state", parts.state), ("zip", parts.zip)] where f[k] == nil {
