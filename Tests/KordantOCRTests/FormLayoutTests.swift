@@ -31,6 +31,11 @@ import Testing
         #expect(value(f, "phone") == "(574) 686-7839")
         #expect(value(f, "full_name") == "Liv Thorsson")
         #expect(f["street_address"] == nil && f["city"] == nil && f["zip"] == nil)
+        // Its state code faxed into marks ("Nashville, [(N 37203"): still its letterhead.
+        let g = FieldExtractor.optout(WordPage(["FastPeopleSearch", "5995 Hillcrest Way", "Nashville, [(N 37203", "Phone 321-553-6621",
+                                                "Personal Information Removal Request", "Full Name: Zdenek Zak", "Phone: (712) 993-5330",
+                                                "Web Address of Listing: https://www.fastpeoplesearch.com/p/zdenek-zak/21940"]).lines)
+        #expect(value(g, "phone") == "(712) 993-5330")
     }
 
     /// The letterhead as a shadowed page was read: its contact line first, the broker's name set

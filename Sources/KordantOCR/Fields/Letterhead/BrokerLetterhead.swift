@@ -155,8 +155,9 @@ extension FieldExtractor {
         }
         if case .text? = street(t) { return true }
         if t.range(of: #"^(?i:suite|ste\.?|floor|p\.?\s?o\.?\s+box)\b"#, options: .regularExpression) != nil { return true }
-        // "Pittsburgh, PA 15222", "Salt Lake City, Utah 84111", or its ZIP misread ("85/701")
-        if t.range(of: #"^[\p{L} .'-]+,\s*[\p{L} .]+\s+[0-9][0-9/|IlOS -]{3,9}[0-9]$"#, options: .regularExpression) != nil { return true }
+        // "Pittsburgh, PA 15222", "Salt Lake City, Utah 84111", or its ZIP misread ("85/701"), or
+        // its state code ("Nashville, [(N 37203" on a fax)
+        if t.range(of: #"^[\p{L} .'-]+,\s*(?:[\p{L} .]+|\S{1,4})\s+[0-9][0-9/|IlOS -]{3,9}[0-9]$"#, options: .regularExpression) != nil { return true }
         // "Tel. (412) 555-0100", "Phone: 947.944.4016", "947.944.4016", "Fax 412 555 0101"
         let number = t.replacingOccurrences(of: #"(?i)^(tel|phone|telephone|fax|t|f|toll[- ]free)\.?:?\s*"#, with: "", options: .regularExpression)
         return phone(number) != nil
