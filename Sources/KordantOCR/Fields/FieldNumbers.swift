@@ -104,15 +104,19 @@ extension FieldExtractor {
         }
         var inferred: [Int: Character] = [:]
         var unled: Set<Int> = []
+        /// Segment `j` numbered `n` when led by a mark or bare (then with no lead word to drop).
+        func infer(_ j: Int, _ n: Character) {
+            guard number(segments[j]) == nil else { return }
+            if markLed(segments[j]) {
+                inferred[j] = n
+            } else if bare(segments[j]) {
+                inferred[j] = n
+                unled.insert(j)
+            }
+        }
         for i in segments.indices.dropLast() where stacked(segments[i], segments[i + 1]) {
-            if number(segments[i]) == "1", number(segments[i + 1]) == nil, markLed(segments[i + 1]) || bare(segments[i + 1]) {
-                inferred[i + 1] = "2"
-                if bare(segments[i + 1]) { unled.insert(i + 1) }
-            }
-            if number(segments[i + 1]) == "2", number(segments[i]) == nil, markLed(segments[i]) || bare(segments[i]) {
-                inferred[i] = "1"
-                if bare(segments[i]) { unled.insert(i) }
-            }
+            if number(segments[i]) == "1" { infer(i + 1, "2") }
+            if number(segments[i + 1]) == "2" { infer(i, "1") }
         }
         let numbered = pair || FieldNumbers.numbered(layout)
         guard numbered || !inferred.isEmpty else { return found }

@@ -13,7 +13,13 @@ extension FieldExtractor {
     static let proseDate = #"((?:[A-Z][a-z]{2,8}\.? [0-9]{1,2}(?:st|nd|rd|th)?,? [0-9]{4})|(?:[0-9]{1,2} [A-Z][a-z]{2,8} [0-9]{4})|(?:[0-9]{1,2}[./-][0-9]{1,2}[./-][0-9]{4})|(?:[0-9]{4}-[0-9]{2}-[0-9]{2}))"#
 
     /// A one-line postal address, "12 Oak Street, Apt 4, Austin, TX 78701" (capture group 1).
-    static let oneLineAddress = #"([0-9]+[^,]*(?:,\s*(?:Apt|Unit|Suite|#)[^,]*)?,\s*[\p{L} .'-]+,?\s+[A-Za-z][A-Za-z ]*?\s+[0-9]{5}(?:-[0-9]{4})?)"#
+    static let oneLineAddress = oneLineAddress(state: #"[A-Za-z][A-Za-z ]*?"#)
+    /// The same with a two-character state code that may hold a mark or a digit for its I ("|A").
+    static let oneLineAddressMarkedState = oneLineAddress(state: #"[A-Za-z|!1]{2}"#)
+
+    static func oneLineAddress(state: String) -> String {
+        #"([0-9]+[^,]*(?:,\s*(?:Apt|Unit|Suite|#)[^,]*)?,\s*[\p{L} .'-]+,?\s+"# + state + #"\s+[0-9]{5}(?:-[0-9]{4})?)"#
+    }
 
     /// "I" as a word, as Tesseract also reads it ("| live at", "l am").
     static let proseI = #"(?:^|(?<=\s))[I|l]"#
@@ -40,8 +46,7 @@ extension FieldExtractor {
                 return fullAddress(s.replacingCharacters(in: r, with: code))
             }
             func mended() -> Field? {
-                let loose = oneLineAddress.replacingOccurrences(of: #"\s+[A-Za-z][A-Za-z ]*?\s+[0-9]{5}"#, with: #"\s+[A-Za-z|!1]{2}\s+[0-9]{5}"#)
-                var found = find(paragraphs, lead + loose, sensitive: true, transform: mendedState)
+                var found = find(paragraphs, lead + oneLineAddressMarkedState, sensitive: true, transform: mendedState)
                 found?.needsReview = true
                 return found
             }
