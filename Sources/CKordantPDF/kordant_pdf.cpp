@@ -9,6 +9,7 @@
 #include <poppler/cpp/poppler-page-renderer.h>
 #include <poppler/cpp/poppler-page.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -28,6 +29,29 @@ void keep_message(const std::string &message, void *) { last_message = message; 
 void quiet() {
     static std::once_flag once;
     std::call_once(once, [] { poppler::set_debug_error_function(keep_message, nullptr); });
+}
+
+// The first page poppler lays out in a process creates its global colour profiles
+// (GfxState::sRGBProfile, GfxXYZ2DisplayTransforms::XYZProfile) without a lock: two workers doing
+// it at once (a PDF's pages read with --jobs 2, a document per worker) can overwrite or free each
+// other's profile (LeakSanitizer once caught a lost one in CI). Laying out any page makes both, so
+// page work runs one at a time until one page has been laid out; then the profiles are only read.
+struct first_layout {
+    std::atomic<bool> done{false};
+    std::mutex lock;
+
+    template <typename Work> auto operator()(Work &&work) -> decltype(work()) {
+        if (done.load(std::memory_order_acquire)) return work();
+        std::lock_guard<std::mutex> held(lock);
+        auto result = work();
+        done.store(true, std::memory_order_release);
+        return result;
+    }
+};
+
+first_layout &laid_out() {
+    static first_layout gate;
+    return gate;
 }
 
 std::unique_ptr<poppler::page> load_page(const kordant_pdf *pdf, int index) {
@@ -69,7 +93,7 @@ extern "C" int kordant_pdf_page_size(const kordant_pdf *pdf, int index, double *
 extern "C" char *kordant_pdf_page_text(const kordant_pdf *pdf, int index) {
     auto page = load_page(pdf, index);
     if (!page) return nullptr;
-    poppler::byte_array utf8 = page->text().to_utf8();
+    poppler::byte_array utf8 = laid_out()([&] { return page->text().to_utf8(); });
     char *out = static_cast<char *>(std::malloc(utf8.size() + 1));
     if (!out) return nullptr;
     if (!utf8.empty()) std::memcpy(out, utf8.data(), utf8.size());
@@ -81,7 +105,7 @@ extern "C" kordant_pdf_word *kordant_pdf_page_words(const kordant_pdf *pdf, int 
     *count = 0;
     auto page = load_page(pdf, index);
     if (!page) return nullptr;
-    std::vector<poppler::text_box> boxes = page->text_list();
+    std::vector<poppler::text_box> boxes = laid_out()([&] { return page->text_list(); });
     if (boxes.empty()) return nullptr;
     auto *words = static_cast<kordant_pdf_word *>(std::calloc(boxes.size(), sizeof(kordant_pdf_word)));
     if (!words) return nullptr;
@@ -113,7 +137,7 @@ extern "C" struct Pix *kordant_pdf_render(const kordant_pdf *pdf, int index, dou
     renderer.set_render_hint(poppler::page_renderer::text_antialiasing, true);
     renderer.set_paper_color(0xFFFFFFFF);
     renderer.set_image_format(poppler::image::format_argb32);
-    poppler::image image = renderer.render_page(page.get(), dpi, dpi);
+    poppler::image image = laid_out()([&] { return renderer.render_page(page.get(), dpi, dpi); });
     if (!image.is_valid() || image.format() != poppler::image::format_argb32) return nullptr;
     const int w = image.width(), h = image.height();
     PIX *pix = pixCreate(w, h, 32);

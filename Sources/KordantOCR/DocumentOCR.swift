@@ -353,6 +353,16 @@ public final class OCRWorker {
         if report.median == .threeTwice {
             try retry("median.retry", { $0.median = .five }, keptWhen: { Self.clearWords($0) > Self.clearWords($1) })
         }
+        // A speckled page that was also flattened: on a grey photocopy of a card the flattening
+        // lifts the speckle's field, and Tesseract's threshold then drops the small grey labels
+        // (a passport page read as its values alone). Read again unflattened (under the median
+        // kept), the reading with clearly more words read at all is kept: the labels come back
+        // read at confidence 30–60, so words read well alone barely move (on 45 photocopied dev
+        // IDs read both ways, 12 pages switched, none to a higher error; figures in benchmarks/README.md).
+        if report.steps.contains("background"), let median = report.median, !second {
+            try retry("flatten.retry", { $0.normalizeBackground = false; $0.median = median },
+                      keptWhen: { Self.wordsRead($0) > Self.wordsRead($1) * 11 / 10 + 2 })
+        }
         // A fax of a light face read poorly is read again with its ink thickened by a pixel
         // (`Preprocessor.thickened`), and the reading with clearly more words read well is kept.
         if report.steps.contains("smooth"), !report.steps.contains("thicken"), page.meanConfidence < Self.thinFaces,
@@ -568,6 +578,12 @@ public final class OCRWorker {
     /// Words of a reading read clearly (``isClear(_:)``).
     static func clearWords(_ page: PageText) -> Int {
         page.words.filter(isClear).count
+    }
+
+    /// Words of two letters or digits or more read at confidence 30 or more: text read at all,
+    /// faint print included.
+    static func wordsRead(_ page: PageText) -> Int {
+        page.words.filter { $0.confidence >= 30 && $0.text.filter { $0.isLetter || $0.isNumber }.count >= 2 }.count
     }
 
     /// The field extractor's labels for `sex` ("sex", "gender"), as one word's letters.

@@ -152,6 +152,23 @@ import Testing
         }
     }
 
+    /// A card photocopied grey with speckle (seed 50, dev, document 62): flattened and median
+    /// filtered, its small grey labels break up ("Given nar", "Na ity") and Tesseract reads the
+    /// card across its two columns ("RATTANAKOSIN 14. M. AR 2002", "PIMC HANOK F"). Read again
+    /// unflattened, clearly more words are read (the labels, at confidence 30–60) and that reading
+    /// is kept: labels, names and nationality as printed.
+    @Test func aFlattenedPhotocopyIsReadAgainUnflattened() throws {
+        let page = try ImageLoader.load(path: Self.root + "/Tests/Fixtures/ocr-fallback/s50-dev-062-id-card-stacked-photocopy.png")[0]
+        let (_, report) = try Preprocessor.run(page, options: PreprocessOptions())
+        #expect(report.steps.contains("background") && report.steps.contains("median"), "\(report.steps)")
+        let read = try OCRWorker(orientation: false).process(image: page, options: OCROptions())
+        #expect(!read.preprocessing.steps.contains("background") && read.preprocessing.steps.contains("median"), "\(read.preprocessing)")
+        #expect(read.text.contains("Given names") && read.text.contains("Nationality") && read.text.contains("Date of expiry"), "\(read.text.prefix(400))")
+        for (name, value) in [("surname", "RATTANAKOSIN"), ("given_names", "PIMCHANOK"), ("nationality", "KEN"), ("document_number", "992124469")] {
+            #expect(read.fields[name]?.value == .text(value), "\(name): \(read.fields)")
+        }
+    }
+
     /// The speckled fixture `name` read by the engine, once its preprocessing is seen to choose
     /// the 3 × 3 median twice.
     static func readUnderTheMedianTwice(_ name: String) throws -> PageResult {

@@ -43,6 +43,12 @@ import Testing
         #expect(TwoReadings.fields(["surname": Self.field("SZOKE")], ["surname": Self.field("SZOKF", review: true)])["surname"] == Self.field("SZOKE", review: true))
         // Both sure and different: neither is, and the first's goes to review.
         #expect(TwoReadings.fields(["zip": Self.field("59101")], ["zip": Self.field("59107")])["zip"] == Self.field("59101", review: true))
+        // Two listings both in doubt: the one whose path spells the requester's name.
+        let name = ["full_name": Self.field("María de los Ángeles Peña", review: true)]
+        let garbled = Self.field("www.whitepages.com/pimaria-de-tos-angeles-pena/69076", review: true)
+        let spelled = Self.field("https://www.whitepages.com/p/maria-de-los-angeles-pena/69076", review: true)
+        #expect(TwoReadings.fields(name.merging(["listing_url": garbled]) { a, _ in a }, ["listing_url": spelled])["listing_url"] == spelled)
+        #expect(TwoReadings.fields(name.merging(["listing_url": spelled]) { a, _ in a }, ["listing_url": garbled])["listing_url"] == spelled)
     }
 
     @Test func kindsAreNotMixed() {

@@ -36,15 +36,24 @@ extension FieldExtractor {
         /// The one value of this shape on the page (the same value in several cells counts once);
         /// `alone`: failing that, the one in a cell of its own. (Not for numbers: two of them are
         /// left to the reading of the empty regions, which reads a letter a fax made a digit.)
-        func unique(_ name: String, alone: Bool = false, _ parse: (String) -> String?) {
+        func unique(_ name: String, alone: Bool = false, sure: Double = 0, _ parse: (String) -> String?) {
             guard fields[name] == nil else { return }
-            var hits = cells.compactMap { c in parse(c.text).map { (value: $0, words: c.words) } }
+            var hits = cells.filter { c in c.words.allSatisfy { $0.confidence >= sure } }.compactMap { c in parse(c.text).map { (value: $0, words: c.words) } }
             if alone, Set(hits.map(\.value)).count > 1 { hits = hits.filter { segmentBoxes.contains(Segment($0.words).box) } }
             guard let first = hits.first, Set(hits.map(\.value)).count == 1 else { return }
             take(name, first.value, first.words)
         }
-        unique("nationality", alone: true) { t in
-            t.count == 3 && t.allSatisfy({ $0.isASCII && $0.isUppercase }) && CountryCodes.all.contains(t) ? t : nil
+        // A driving licence prints no nationality: three capitals there are something else
+        // ("EYES GRN", a state's code).
+        if !isLicence(layout) {
+            unique("nationality", alone: true) { t in
+                t.count == 3 && t.allSatisfy({ $0.isASCII && $0.isUppercase }) && CountryCodes.all.contains(t) ? t : nil
+            }
+            // Failing that, three capitals read clearly one look-alike from exactly one code ("NLO"
+            // for NLD on a fax; not a garbled label's capitals).
+            unique("nationality", alone: true, sure: 70) { t in
+                t.count == 3 && t.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) && !CountryCodes.all.contains(t) ? nationalityMended(t) : nil
+            }
         }
         unique("sex") { t in t.count == 1 ? sex(t)?.string : nil }
         unique("document_number") { t in
@@ -120,6 +129,14 @@ extension FieldExtractor {
         }
     }
 
+    /// Whether the page is a driving licence: its title says so, or (the title lost on a fax)
+    /// its number's label does.
+    static func isLicence(_ layout: PageLayout) -> Bool {
+        layout.rows.contains { r in r.segments.contains { s in s.words.contains { w in
+            ["LICENSE", "LICENCE", "DLN"].contains(w.text.uppercased().trimmingCharacters(in: .punctuationCharacters))
+        } } }
+    }
+
     /// Words of a document's title, never of a holder's name.
     static let titleWords: Set<String> = ["REPUBLIC", "KINGDOM", "UNITED", "STATES", "FEDERAL", "NATIONAL", "PASSPORT",
                                           "IDENTITY", "CARD", "RESIDENCE", "PERMIT", "DOCUMENT", "LICENCE", "LICENSE",
@@ -151,7 +168,7 @@ extension FieldExtractor {
             let text = read.map(\.text).joined(separator: " ")
             guard !text.contains(where: \.isLowercase), !read.contains(where: { w in taken.contains { $0.intersects(w.box) } }),
                   let value = upperName(text)?.string, value.filter(\.isLetter).count >= 2,
-                  !(value.count == 3 && CountryCodes.all.contains(value)) else { return nil }
+                  !(value.count == 3 && (CountryCodes.all.contains(value) || nationalityMended(value) != nil)) else { return nil }
             let words = value.split(separator: " ").map(String.init)
             guard !words.contains(where: { titleWords.contains($0) || PageLayout.labelWords.contains(PageLayout.key($0)) }) else { return nil }
             let box = read.dropFirst().reduce(read[0].box) { $0.union($1.box) }

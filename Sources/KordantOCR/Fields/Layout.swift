@@ -33,7 +33,8 @@ struct PageLayout {
         for line in lines where !line.words.isEmpty {
             let h = Self.median(line.words.map(\.box.height))
             var current: [Word] = []
-            for w in line.words.flatMap(Self.splitAtColon).map(Self.withoutStrayMarks).flatMap(Self.splitGlued).flatMap(FieldNumbers.splitGlued) where !Self.speck(w, lineHeight: h) {
+            for w in line.words.flatMap(Self.splitAtRule).flatMap(Self.splitAtColon).flatMap(Self.splitLeadingDash).map(Self.withoutStrayMarks).flatMap(Self.splitGlued)
+                .flatMap(FieldNumbers.splitGlued) where !Self.speck(w, lineHeight: h) {
                 // A gap wider than about two letter heights separates cells or pairs.
                 if let last = current.last, w.box.x - (last.box.x + last.box.width) > max(2 * h, 12) {
                     segments.append(Segment(current))
@@ -273,6 +274,29 @@ struct PageLayout {
     static let labelWords: Set<String> = Set((Vocabulary.deed + Vocabulary.optout + Vocabulary.id)
         .flatMap { $0.keys.flatMap { $0.split(separator: " ").map(String.init) } }.filter { $0.count >= 3 })
 
+    /// A table's rule read glued between a value and the next cell's label ("1997|}Instrument"):
+    /// the three apart, the rule as "|" (which parts a label from its value as a colon does).
+    static func splitAtRule(_ w: Word) -> [Word] {
+        let chars = Array(w.text)
+        guard let i = chars.indices.first(where: { "|}{][".contains(chars[$0]) }), i >= 1,
+              chars[i - 1].isLetter || chars[i - 1].isNumber,
+              let j = chars[i...].firstIndex(where: { !"|}{][".contains($0) }), chars[j].isUppercase,
+              chars[j...].filter(\.isLetter).count >= 3, chars[j...].allSatisfy({ $0.isLetter || ".:".contains($0) }) else { return [w] }
+        let parts = divided(w, at: i)
+        var rest = divided(parts[1], at: j - i)
+        rest[0].text = "|"
+        return [parts[0]] + rest
+    }
+
+    /// A dash glued before a capitalised word ("Town -Tucson"): the separator of a "Town - Tucson"
+    /// pair read without its space, as two words.
+    static func splitLeadingDash(_ w: Word) -> [Word] {
+        let chars = Array(w.text)
+        guard let first = chars.firstIndex(where: { !"-–—".contains($0) }), (1...2).contains(first), chars[first].isUppercase,
+              chars[first...].filter(\.isLetter).count >= 3, chars[first...].allSatisfy({ $0.isLetter || ".,'’-".contains($0) }) else { return [w] }
+        return divided(w, at: first)
+    }
+
     /// A label read glued to its value without a colon ("sumameHAILE", "GenderF", "date16"), or
     /// with its colon read as another mark ("Nationality'NLD"): a word of lower-case letters
     /// that is (or is close to) a label word, then capitals or digits.
@@ -495,6 +519,12 @@ extension PageLayout {
             // submitted. 1 September 2026"): not a sentence's end.
             if !colon, words[end - 1].text.hasSuffix("."), start > 0, ["-", "–", "—", "|", "·", "•", "="].contains(words[start - 1].text),
                hits.contains(where: \.colon) {
+                colon = true
+            }
+            // Or opening its line, after a whole word ("Home Address. 1311 Riverside Road" on a
+            // fax): no abbreviation's full stop ("No.", "Tel."), and a value follows.
+            if !colon, words[end - 1].text.hasSuffix("."), start <= (keys.firstIndex { !$0.isEmpty } ?? 0), end < words.count,
+               words[end - 1].text.filter(\.isLetter).count >= 5, words[end].text.first.map({ $0.isNumber || $0.isUppercase }) == true {
                 colon = true
             }
             // A plural mark read apart from its label ("TRANSFEREE (S) :" for "TRANSFEREE(S):") is

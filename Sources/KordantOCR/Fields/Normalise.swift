@@ -243,8 +243,9 @@ extension FieldExtractor {
     /// An e-mail or web address whose host lost its dots on a copy or a fax ("inbox example net",
     /// "inbox.examplenet", "www.mylifecom"): spaces between the host's letters become dots, and a
     /// last label that is no top-level domain but ends in one of com, net, org or edu (with
-    /// letters before it) is cut before it. Nil when nothing changes or the host is still not
-    /// plausible. A guess: the caller marks the value for review.
+    /// letters before it) is cut before it; one that starts with one of them and runs on by one
+    /// to three letters ("example.orgay": a speck read after it) is cut after it. Nil when nothing
+    /// changes or the host is still not plausible. A guess: the caller marks the value for review.
     static func hostMended(_ address: String) -> String? {
         let t = trimmed(address)
         let hostStart: String.Index
@@ -263,6 +264,11 @@ extension FieldExtractor {
            let tld = ["com", "net", "org", "edu"].first(where: { last.lowercased().hasSuffix($0) && last.count > $0.count + 1 }) {
             labels[labels.count - 1] = String(last.dropLast(tld.count))
             labels.append(String(last.suffix(tld.count)))
+            host = labels.joined(separator: ".")
+        } else if labels.count >= 2, let last = labels.last, !genericTLDs.contains(last.lowercased()),
+                  let tld = ["com", "net", "org", "edu"].first(where: { last.lowercased().hasPrefix($0) && (1...3).contains(last.count - $0.count) }) {
+            // A speck read onto the end as letters ("example.org ay", joined "example.orgay"): cut at the domain.
+            labels[labels.count - 1] = String(last.prefix(tld.count))
             host = labels.joined(separator: ".")
         }
         let mended = String(t[..<hostStart]) + host + String(t[hostEnd...])
@@ -289,12 +295,13 @@ extension FieldExtractor {
         return String(address[...at]) + (labels.dropLast(2) + [Substring(near[0])]).joined(separator: ".")
     }
 
-    /// Whether a web address's host looks as printed (see ``plausibleDomain(_:)``).
+    /// Whether a web address looks as printed: its host plausible (see ``plausibleDomain(_:)``)
+    /// and no empty step in its path (a listing's "…/zsofia-kovacs//6079" is a 7 read as a slash).
     static func plausibleURL(_ s: String) -> Bool {
         var rest = Substring(s)
         if let r = rest.range(of: "://") { rest = rest[r.upperBound...] }
         let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        return plausibleDomain(String(host))
+        return plausibleDomain(String(host)) && !rest.dropFirst(host.count).contains("//")
     }
 
     /// US phone numbers as printed ("(512) 555-0147", "512.555.0147"): ten digits, or eleven with a leading 1.
@@ -384,7 +391,10 @@ extension FieldExtractor {
         guard let re = try? NSRegularExpression(pattern: #"^(.+),\s*([\p{L} .'-]+?),?\s+([A-Za-z][A-Za-z .]*?)\.?,?\s+([0-9]{5}(?:-[0-9]{4})?)$"#),
               let m = re.firstMatch(in: t, range: NSRange(t.startIndex..., in: t)) else { return nil }
         let g = (1...4).map { String(t[Range(m.range(at: $0), in: t)!]) }
-        guard case .text(let st1)? = Self.street(g[0]), case .text(let city)? = Self.place(g[1]), case .text(let st)? = Self.state(g[2]) else { return nil }
+        guard case .text(let st1)? = Self.street(g[0]), case .text(var city)? = Self.place(g[1]), case .text(let st)? = Self.state(g[2]) else { return nil }
+        // A full stop before the comma after a whole word ("Spokane., WA") is a speck or the
+        // comma read twice; one after an abbreviation ("St. Paul", "Ft.") is printed.
+        if city.hasSuffix("."), (city.split(separator: " ").last?.filter(\.isLetter).count ?? 0) >= 4 { city.removeLast() }
         return (st1, city, st, g[3])
     }
 

@@ -24,9 +24,10 @@ enum TwoReadings {
     /// - read by the second only: in review (on dev seed 40 the three values the second alone
     ///   read wrongly, "Fosilon Data Privacy Jeam" among them, looked as sure as the right ones);
     /// - read alike by both: the first's, in review only if both readings put it there;
-    /// - read differently: the value of the one not in review (else the first's), in review, for
-    ///   two readings of the same print that disagree are not sure of either (on the dev faxes of
-    ///   seeds 18–21 this flagged wrong values the first reading alone was sure of).
+    /// - read differently: the value of the one not in review (else the first's, or the listing
+    ///   that spells the requester's name), in review, for two readings of the same print that
+    ///   disagree are not sure of either (on the dev faxes of seeds 18–21 this flagged wrong values
+    ///   the first reading alone was sure of).
     static func fields(_ first: [String: Field], _ second: [String: Field]) -> [String: Field] {
         var out = first
         for (name, other) in second {
@@ -39,12 +40,25 @@ enum TwoReadings {
             if mine.value == other.value {
                 mine.needsReview = mine.needsReview && other.needsReview
             } else {
-                if mine.needsReview && !other.needsReview { mine = other }
+                if mine.needsReview && !other.needsReview {
+                    mine = other
+                } else if mine.needsReview == other.needsReview, name == "listing_url",
+                          spellsName(other, first["full_name"] ?? second["full_name"]), !spellsName(mine, first["full_name"] ?? second["full_name"]) {
+                    mine = other
+                }
                 mine.needsReview = true
             }
             out[name] = mine
         }
         return out
+    }
+
+    /// Whether a listing's path spells the requester's name as a slug ("…/maria-de-los-angeles-pena/…"):
+    /// of two listings read differently and both in doubt, that one is the likelier copy.
+    static func spellsName(_ listing: Field, _ name: Field?) -> Bool {
+        guard let url = listing.value.string?.lowercased(), let printed = name?.value.string else { return false }
+        let slug = FieldExtractor.listingSlug(printed)
+        return slug.count >= 4 && url.contains("/" + slug + "/")
     }
 
     /// `first` with the fields only `other` read, in review, and those the two read differently in

@@ -31,13 +31,39 @@ extension FieldExtractor {
     /// so a value ending in one is cut short. The one word that opens the next line under the
     /// address (or at the line's left margin) and reads as the rest of a path is joined on, for
     /// review; with no such word the address is kept but goes to review, never passed off as whole.
+    ///
+    /// An address that ends in neither has its last step joined on when that was read apart after a
+    /// space ("…/sjoerd-ter-horst /92771."), for review; followed further along its line by the end
+    /// of a path ("…/malia-kal" then "i/11025": the letters between were lost), it goes to review.
     static func listingURLContinued(_ f: inout [String: Field], layout: PageLayout) {
-        guard let u = f["listing_url"], let cut = u.value.string, cut.hasSuffix("-") || cut.hasSuffix("/"),
-              let box = u.box else { return }
+        guard let u = f["listing_url"], let cut = u.value.string, let box = u.box else { return }
+        let row = layout.rows.first { r in r.segments.contains { s in s.words.contains { $0.box.x == box.x && $0.box.y == box.y } } }
+        guard cut.hasSuffix("-") || cut.hasSuffix("/") else {
+            guard let row else { return }
+            let h = max(row.height, 1)
+            // Its last step read apart after a space ("…/sjoerd-ter-horst /92771."): joined, for review.
+            if let next = row.segments.flatMap(\.words).filter({ $0.box.x > box.x + box.width / 2 && $0.box.x + $0.box.width > box.x + box.width })
+                .min(by: { $0.box.x < $1.box.x }), next.box.x - (box.x + box.width) <= h,
+               case let tail = next.text.trimmingCharacters(in: CharacterSet(charactersIn: ".,;)")),
+               tail.range(of: #"^/[\p{L}0-9._~-]*[0-9][\p{L}0-9._~-]*$"#, options: .regularExpression) != nil,
+               case .text(let joined)? = url(cut + tail) {
+                f["listing_url"] = Field(value: .text(joined), confidence: min(u.confidence, next.confidence),
+                                         box: box.union(next.box), needsReview: true)
+                return
+            }
+            if row.segments.flatMap(\.words).contains(where: { w in
+                w.box.x >= box.x + box.width - h && w.box.x <= box.x + box.width + 8 * h
+                    && !w.text.contains("://")
+                    && w.text.trimmingCharacters(in: CharacterSet(charactersIn: ".,;)")).range(of: #"^[\p{L}0-9._~-]*/[\p{L}0-9._~/-]*[0-9]$"#, options: .regularExpression) != nil
+            }) {
+                f["listing_url"]?.needsReview = true
+            }
+            return
+        }
         f["listing_url"]?.needsReview = true
         // The rest read apart on the same line ("…/xiaoming-li/ 10521"): the next word, a
         // character's width or so after the address (or overlapping its end).
-        if let row = layout.rows.first(where: { r in r.segments.contains { s in s.words.contains { $0.box.x == box.x && $0.box.y == box.y } } }) {
+        if let row {
             let h = max(row.height, 1)
             if let next = row.segments.flatMap(\.words).filter({ $0.box.x > box.x + box.width / 2 && $0.box.x + $0.box.width >= box.x + box.width })
                 .min(by: { $0.box.x < $1.box.x }),

@@ -127,7 +127,9 @@ extension FieldExtractor {
                     j += 1
                 }
             } else if key.contains(brokerKey), key.count > brokerKey.count + 6,
-                      line.text.range(of: #"\b[0-9]{5}\b|[0-9]{3}[).\s-]+[0-9]{3}[.\s-][0-9]{4}"#, options: .regularExpression) != nil,
+                      // (Not the digits of a web address: "… a profile about me at www.radaris.com/person/ana-lima/92771.")
+                      line.text.replacingOccurrences(of: #"\S*(?:www|http|/)\S*"#, with: " ", options: .regularExpression)
+                          .range(of: #"\b[0-9]{5}\b|[0-9]{3}[).\s-]+[0-9]{3}[.\s-][0-9]{4}"#, options: .regularExpression) != nil,
                       !line.text.contains(":") {
                 // "Spokeo · 5078 Chestnut Road · Pittsburgh, PA 15222": the broker's footer.
                 out.insert(i)

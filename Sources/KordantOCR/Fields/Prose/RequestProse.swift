@@ -8,7 +8,7 @@ import Foundation
 extension FieldExtractor {
     /// A person's name in a sentence: capitalised words and the particles names carry, up to where
     /// the clause ends (a mark, "and", "I", the line's end), so that a name is never taken cut short.
-    static let proseName = #"([A-Z][\p{L}'’‘ʻ.-]+(?: (?:[A-Z][\p{L}'’‘ʻ.-]+|de|da|di|du|del|der|van|von|bin|bint|al|la|le|y|dos|das|['’]t)){1,8})(?=[.,;]|\s+(?:(?:and|who|I)\b|\|)|\s*$)"#
+    static let proseName = #"([A-Z][\p{L}'’‘ʻ.-]+(?: (?:[A-Z][\p{L}'’‘ʻ.-]+|de|da|di|du|del|della|dei|der|den|ter|ten|te|van|von|vom|zu|zum|bin|bint|ben|ibn|ap|al|el|la|le|los|las|y|e|do|dos|das|af|av|op|het|mac|ni|ní|nic|['’]t)){1,8})(?=[.,;]|\s+(?:(?:and|who|I)\b|\|)|\s*$)"#
     /// A date as letters write it.
     static let proseDate = #"((?:[A-Z][a-z]{2,8}\.? [0-9]{1,2}(?:st|nd|rd|th)?,? [0-9]{4})|(?:[0-9]{1,2} [A-Z][a-z]{2,8} [0-9]{4})|(?:[0-9]{1,2}[./-][0-9]{1,2}[./-][0-9]{4})|(?:[0-9]{4}-[0-9]{2}-[0-9]{2}))"#
 
