@@ -359,9 +359,22 @@ public final class OCRWorker {
         // kept), the reading with clearly more words read at all is kept: the labels come back
         // read at confidence 30–60, so words read well alone barely move (on 45 photocopied dev
         // IDs read both ways, 12 pages switched, none to a higher error; figures in benchmarks/README.md).
+        // (Only where the page unflattened is still median filtered: unfiltered, its speckle
+        // reads as words too, and a held-out passport page was kept so at twice the error.)
         if report.steps.contains("background"), let median = report.median, !second {
-            try retry("flatten.retry", { $0.normalizeBackground = false; $0.median = median },
-                      keptWhen: { Self.wordsRead($0) > Self.wordsRead($1) * 11 / 10 + 2 })
+            var options = o.preprocess
+            options.normalizeBackground = false
+            options.median = median
+            let (other, otherReport) = try prepare(options)
+            if otherReport.median != nil {
+                let again = try read(other, resolution: otherReport.resolution)
+                handleHoldsKept = false
+                if Self.wordsRead(again) > Self.wordsRead(page) * 11 / 10 + 2 {
+                    handleHoldsKept = true
+                    (prepared, report, page) = (other, otherReport, again)
+                }
+            }
+            clock?.mark("flatten.retry")
         }
         // A fax of a light face read poorly is read again with its ink thickened by a pixel
         // (`Preprocessor.thickened`), and the reading with clearly more words read well is kept.

@@ -14,8 +14,11 @@ import Testing
         ]
         if let sex { placed.append((300, 580, 16, sex)) }
         let data = PDFBuilder.pdf([PDFBuilder.Page(text: "IDENTITY CARD", placed: placed)])
-        let path = TestScratch.directory.appendingPathComponent("kordant-card-\(getpid())-\(sex ?? "none").pdf").path
+        // A file of its own per call: tests run in parallel, and two cards with the same letter
+        // written to one path could be read half written.
+        let path = TestScratch.directory.appendingPathComponent("kordant-card-\(getpid())-\(sex ?? "none")-\(UUID().uuidString).pdf").path
         try data.write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
         return try PDFDocument(path: path).render(page: 0, dpi: 300)
     }
 
