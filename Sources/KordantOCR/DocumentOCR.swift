@@ -335,20 +335,21 @@ public final class OCRWorker {
         // alone), but leaves larger print cleaner (figures at `MedianFilter`; when the pair was the
         // 5 × 5 and the 3 × 3 filter, on 95 dev photocopies of seven seeds, fields exact 75 → 79 %
         // against the 5 × 5 alone; with "clearly more", 10 % and 3 words, 77 %).
-        // The page prepared with `change` made to the options and read again; that reading is
-        // kept when `better` says so (given it and the one kept so far).
-        func retry(_ step: String, _ change: (inout PreprocessOptions) -> Void,
+        // The page prepared with `change` made to the options and read again (when `usable` takes
+        // its preparation); that reading is kept when `better` says so (given it and the one kept so far).
+        func retry(_ step: String, _ change: (inout PreprocessOptions) -> Void, readIf usable: (PreprocessReport) -> Bool = { _ in true },
                    keptWhen better: (PageText, PageText) -> Bool) throws(OCRError) {
+            defer { clock?.mark(step) }
             var options = o.preprocess
             change(&options)
             let (other, otherReport) = try prepare(options)
+            guard usable(otherReport) else { return }
             let again = try read(other, resolution: otherReport.resolution)
             handleHoldsKept = false
             if better(again, page) {
                 handleHoldsKept = true
                 (prepared, report, page) = (other, otherReport, again)
             }
-            clock?.mark(step)
         }
         if report.median == .threeTwice {
             try retry("median.retry", { $0.median = .five }, keptWhen: { Self.clearWords($0) > Self.clearWords($1) })
@@ -357,24 +358,13 @@ public final class OCRWorker {
         // lifts the speckle's field, and Tesseract's threshold then drops the small grey labels
         // (a passport page read as its values alone). Read again unflattened (under the median
         // kept), the reading with clearly more words read at all is kept: the labels come back
-        // read at confidence 30–60, so words read well alone barely move (on 45 photocopied dev
-        // IDs read both ways, 12 pages switched, none to a higher error; figures in benchmarks/README.md).
-        // (Only where the page unflattened is still median filtered: unfiltered, its speckle
-        // reads as words too, and a held-out passport page was kept so at twice the error.)
+        // read at confidence 30–60, so words read well alone barely move (fresh photocopies of
+        // seeds 50–51: fields exact 434 → 440 of 480, CER 0.107 → 0.087; benchmarks/README.md).
+        // Only where the page unflattened is still median filtered: unfiltered, its speckle reads
+        // as words too, and a held-out passport page was kept so at twice the error.
         if report.steps.contains("background"), let median = report.median, !second {
-            var options = o.preprocess
-            options.normalizeBackground = false
-            options.median = median
-            let (other, otherReport) = try prepare(options)
-            if otherReport.median != nil {
-                let again = try read(other, resolution: otherReport.resolution)
-                handleHoldsKept = false
-                if Self.wordsRead(again) > Self.wordsRead(page) * 11 / 10 + 2 {
-                    handleHoldsKept = true
-                    (prepared, report, page) = (other, otherReport, again)
-                }
-            }
-            clock?.mark("flatten.retry")
+            try retry("flatten.retry", { $0.normalizeBackground = false; $0.median = median }, readIf: { $0.median != nil },
+                      keptWhen: { Self.wordsRead($0) > Self.wordsRead($1) * 11 / 10 + 2 })
         }
         // A fax of a light face read poorly is read again with its ink thickened by a pixel
         // (`Preprocessor.thickened`), and the reading with clearly more words read well is kept.
