@@ -27,6 +27,9 @@ enum FieldExtractor {
         return "\(parts[0])-\(parts[2])-\(parts[1])" == other
     }
 
+    /// "13 FEB 1966": a day, a month's first three letters in capitals, a year.
+    private static let visualZoneDate = try? NSRegularExpression(pattern: #"\b[0-3][0-9] (?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC) (?:19|20)[0-9]{2}\b"#)
+
     static func detectKind(_ text: String) -> DocumentKind {
         let t = text.uppercased()
         func score(_ words: [String]) -> Int {
@@ -65,6 +68,14 @@ enum FieldExtractor {
                 let read = line.trimmingCharacters(in: .letters.inverted)
                 return titles.contains { PageLayout.editDistance(read, $0, limit: $0.count / 8) <= $0.count / 8 }
             } ? 2 : 0)
+            // A card's values when a fax lost every label: a sex beside a country code on a line
+            // of their own ("F SEN"), and dates with a month in three capitals ("13 FEB 1966") as
+            // the visual zone prints them, two or more.
+            + (text.split(separator: "\n").contains { line in
+                let parts = line.split(separator: " ")
+                return parts.count == 2 && ["M", "F", "X"].contains(parts[0]) && CountryCodes.all.contains(String(parts[1]))
+            } ? 1 : 0)
+            + ((visualZoneDate?.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text)) ?? 0) >= 2 ? 1 : 0)
         let optout = score(["OPT-OUT", "OPT OUT", "REMOVAL", "REMOVE MY", "DELETE MY", "PRIVACY", "PERSONAL INFORMATION", "REQUEST",
                             "DELETION", "DO NOT SELL", "DATA BROKER", "MY LISTING", "MY DATA", "SUPPRESSION", "LISTING", "DELETE", "ERASE"])
             // Options read with their spaces lost ("[X]DoNotSell").
@@ -115,6 +126,10 @@ enum FieldExtractor {
                 // the rest is the party's name without its start, for review.
                 ?? forReview(find(text, #"(?i:by[.,]?\s+and\s+between)\s+\p{Ll}\S*\s+"# + name + role + #"(?i:Grantor)"#, sensitive: true, transform: fullName))
                 ?? find(text, lastParty + name + role + #"(?i:Grantor)["”'’™]*\s*\)"#, sensitive: true, transform: fullName)
+                // A first name's capital I read as a small l ("lsolde Bloggs and …, Grantor,"): not
+                // the party without it; mended, for review.
+                ?? forReview(find(text, #"(?<![\p{L}.'’ʻ-])l(\p{Ll}{2,} [A-Z][\p{L}.'’ʻ-]*(?: (?:[\p{L}.'’ʻ-]+|&))*?),\s+(?i:Grantor)\s*,"#,
+                                  sensitive: true, transform: { fullName("I" + $0) }))
                 ?? find(text, lastParty + name + #",\s+(?i:Grantor)\s*,"#, sensitive: true, transform: fullName)
                 ?? signature(find(text, name + #",\s+(?i:Grantor)\b"#, sensitive: true, transform: fullName))
         }
@@ -253,11 +268,19 @@ enum FieldExtractor {
                 // (A long name, "Aisha Bint Khalid Abu Bakr Al Siddiq", only when it reads as one.)
                 let count = who.split(separator: " ").count
                 guard (2...6).contains(count) || ((7...10).contains(count) && fullName(who) != nil),
-                      !PageLayout.key(who).contains(broker), !who.contains("Inc"),
-                      let st = street(rows[i + 1].text), let parts = splitAddress(rows[i + 1].text + ", " + rows[i + 2].text) else { continue }
+                      !PageLayout.key(who).contains(broker), !who.contains("Inc"), let st = street(rows[i + 1].text) else { continue }
+                // (The ZIP with a digit read as its look-alike, "Santa Fe, NM 8750]": mended, not sure.
+                // Only there: after a day, "1] March", the bracket is a speck.)
+                let place = rows[i + 2].text
+                let bracket = place.replacingOccurrences(of: #"(?<= [0-9]{4})\](?=$|-)"#, with: "1", options: .regularExpression)
+                let mended = digitsMended(bracket) ?? (bracket == place ? nil : bracket)
+                guard let parts = splitAddress(rows[i + 1].text + ", " + place) ?? mended.flatMap({ splitAddress(rows[i + 1].text + ", " + $0) })
+                else { continue }
+                let repaired = splitAddress(rows[i + 1].text + ", " + place) == nil
                 f["street_address"] = field(st, rows[i + 1].words)
                 for (k, v) in [("city", parts.city), ("state", parts.state), ("zip", parts.zip)] where f[k] == nil {
                     f[k] = field(.text(v), rows[i + 2].words)
+                    if repaired { f[k]?.needsReview = true }
                 }
                 break
             }
@@ -541,7 +564,8 @@ enum FieldExtractor {
         // A name printed in capitals has `I` where one in mixed case has `l`.
         let capitals = !text.contains(where: \.isLowercase)
         return tokensMapped(text) { token in
-            let chars = Array(token)
+            // A speck read as a degree sign inside a name ("Ka‘°ahumanu"): no name holds one.
+            let chars = Array(token.filter(\.isLetter).count >= 3 ? token.replacingOccurrences(of: "°", with: "") : String(token))
             guard chars.contains(where: \.isLetter) else { return String(token) }
             // A capital I read as a small l starts a word of small letters ("loannis"); particles
             // ("la", "los") are shorter.
@@ -552,6 +576,8 @@ enum FieldExtractor {
                 let c = chars[i]
                 let before = i > 0 && chars[i - 1].isLetter, after = i + 1 < chars.count && chars[i + 1].isLetter
                 if "]|!1".contains(c), before { return capitals ? "I" : "l" }
+                // (And a capital I opening a name in capitals read as a bracket: "[YER".)
+                if c == "[", i == 0, capitals, i + 1 < chars.count, chars[i + 1].isUppercase { return "I" }
                 if c == "0", after || (before && capitals) { return "O" }
                 // Tesseract's English model has no `Ø`: it reads one as `@` ("B@", "@RJAN").
                 if c == "@", before || after { return capitals || !before ? "Ø" : "ø" }
@@ -603,7 +629,19 @@ enum FieldExtractor {
             return hostMended(box) ?? (box == text ? nil : box)
         }
         if field == "listing_url" { return urlMended(text) }
+        // An amount whose commas and point were all read as spaces ("$2 011 000 00"): one reading only.
+        if field == "consideration", let r = text.range(of: #"^\s*\$\s?[0-9]{1,3}(?: [0-9]{3})+ [0-9]{2}\s*$"#, options: .regularExpression) {
+            var groups = text[r].trimmingCharacters(in: .whitespaces).dropFirst().split(separator: " ").map(String.init)
+            let cents = groups.removeLast()
+            return "$" + groups.joined(separator: ",") + "." + cents
+        }
         if field == "street_address" { return streetMended(text) }
+        // An instrument number's digits read apart after its dash ("2004-31 7036"; not a parcel's,
+        // whose groups a space may part where its dash was lost, nor "2014 22395", a dash lost).
+        if field == "instrument_number", let r = text.range(of: #"^\s*[0-9]+-[0-9]{1,4} [0-9]+\s*$"#, options: .regularExpression) {
+            let joined = text[r].replacingOccurrences(of: " ", with: "")
+            return numberMended(joined) ?? joined
+        }
         if ["instrument_number", "parcel_number"].contains(field) { return numberMended(text) }
         // A licence number's S read as "§" or "$" ("DL §8685732"): no document number holds either.
         if field == "document_number" {
@@ -611,7 +649,9 @@ enum FieldExtractor {
             return t == text ? nil : t
         }
         if dateFields.contains(field) {
-            let digits = digitsMended(text) ?? text
+            // A day's two digits read apart before the month's name ("1 1 August 1990").
+            let joined = text.replacingOccurrences(of: #"^([0-9]) ([0-9])(?= \p{L}{3})"#, with: "$1$2", options: .regularExpression)
+            let digits = digitsMended(joined) ?? joined
             let month = monthMended(digits) ?? digits
             return month == text ? nil : month
         }
@@ -701,6 +741,8 @@ enum FieldExtractor {
         // (Three or four digits only when they end the value: "Confirmation number: OPT-941 466".)
         var joined = text.replacingOccurrences(of: #"^(\s*[A-Za-z0-9-]*[0-9]) ([0-9]{1,2}\b|[0-9]{3,4}(?=\s*$))"#, with: "$1$2",
                                                options: .regularExpression)
+        // A 7 whose bar was lost reads as a slash ("CASE-/34565"): a reference's number holds none.
+            .replacingOccurrences(of: #"(?<=[A-Z]-[0-9]{0,8})/(?=[0-9])"#, with: "7", options: .regularExpression)
         if let r = joined.range(of: #"^\s*([A-Z]{1,4}) ([A-Z]{1,4}-[0-9]{3,})\b"#, options: .regularExpression) {
             let parts = joined[r].split(separator: " ")
             if parts.count == 2, parts[0].count + parts[1].prefix(while: { $0 != "-" }).count <= 6 {
@@ -961,6 +1003,13 @@ enum FieldExtractor {
             guard let words = f[name]?.value.string?.split(separator: " "), words.count > 1, let last = words.last?.lowercased() else { continue }
             if particles.contains(last), !["and", "&"].contains(last) { f[name]?.needsReview = true }
         }
+        // A speck read as a full stop after a word of a card's name ("BABAJIDE. OLUWATOBILOBA"):
+        // a name in capitals has none but after an initial. Dropped, not sure.
+        for name in ["surname", "given_names"] {
+            guard let v = f[name]?.value.string, v.range(of: #"(?<=\p{Lu}{2})\.(?= \p{Lu})"#, options: .regularExpression) != nil else { continue }
+            f[name]?.value = .text(v.replacingOccurrences(of: #"(?<=\p{Lu}{2})\.(?= \p{Lu})"#, with: "", options: .regularExpression))
+            f[name]?.needsReview = true
+        }
         // A card's name with a lone letter before another word ("S JOERD", "B AR") is a name
         // read apart, or an initial a card does not print: either way, not sure.
         for name in ["surname", "given_names"] {
@@ -975,6 +1024,11 @@ enum FieldExtractor {
         for name in ["street_address", "property_address"] {
             if let a = f[name]?.value.string, let mended = streetTypeMended(a) {
                 f[name]?.value = .text(mended)
+                f[name]?.needsReview = true
+            } else if let a = f[name]?.value.string, let last = a.prefix(while: { $0 != "," }).split(separator: " ").last,
+                      last.count >= 3, last.allSatisfy(\.isLetter), !streetTypes.contains(String(last)),
+                      streetTypes.contains(where: { $0.count <= 4 && PageLayout.editDistance(last.lowercased(), $0.lowercased(), limit: 1) == 1 }) {
+                // A short type a letter off ("333 Birch Roae"): which one is not sure.
                 f[name]?.needsReview = true
             }
             // Street words are capitalised: one in small letters ("984 Oak tane") is a capital misread.
@@ -1234,6 +1288,16 @@ struct LabelledPage {
                 // ("Given mumes Sox" is two labels).
                 if hit.approximate, ["surname", "given_names"].contains(field),
                    words.contains(where: { $0.text.contains(where: \.isLowercase) }) { continue }
+                // A card prints its names in capitals: words in small letters beside a name's label
+                // read a letter off ("Given nemes Sea", the sex's label misread) are another label.
+                // (Not those whose small letters have their capital's shape: "Cox".)
+                // (A capital read small inside a name in capitals, "MUNOZ DEL Río", is no label; nor
+                // is a name read whole in small letters after its label read whole: "First names: Loic".)
+                if kind == .id, !(hit.exact && hit.colon), ["surname", "given_names"].contains(field), case let named = words.filter({ $0.text.filter(\.isLetter).count >= 2 }),
+                   !named.isEmpty, named.allSatisfy({ w in
+                    let letters = w.text.filter(\.isLetter)
+                    return letters.dropFirst().allSatisfy(\.isLowercase) && letters.dropFirst().contains { !"cosuvwxz".contains($0) }
+                }) { continue }
                 var text = words.map(\.text).joined(separator: " ")
                 var used = words
                 // A date with a digit read as its look-alike letter ("@8 JAN 1954", "Q5/13/2029") or

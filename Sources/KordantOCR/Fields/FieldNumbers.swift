@@ -39,6 +39,10 @@ enum FieldNumbers {
             if rest.filter(\.isNumber).count >= 5, rest.allSatisfy({ $0.isNumber || $0.isUppercase }) { return PageLayout.divided(w, at: at) }
             return [w]
         }
+        // A licence's name glued to its short label ("FNYU"): no name starts with FN or LN.
+        if chars.count >= 4, w.text.hasPrefix("FN") || w.text.hasPrefix("LN"), chars[2...].allSatisfy({ $0.isUppercase || "-'".contains($0) }) {
+            return PageLayout.divided(w, at: 2)
+        }
         // A card's sex glued to its label ("SEXF").
         if chars.count == 4, w.text.uppercased().hasPrefix("SEX"), "MFX".contains(chars[3]) { return PageLayout.divided(w, at: 3) }
         guard let first = chars.firstIndex(where: { !$0.isNumber }), (1...2).contains(first), chars[0] != "0" else { return [w] }

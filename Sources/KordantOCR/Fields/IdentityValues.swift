@@ -188,10 +188,25 @@ extension FieldExtractor {
             f.needsReview = true
             fields[name] = f
         }
+        // A licence's "FN" or "LN" read a letter off ("PN GYULA" under "LN ERDOS", "WN PHAM" over
+        // "FN VAN AN"): the label, not a name, when the other name's line is led by its own.
+        func unlabelled(_ c: Cell, besideLineLedBy label: String, at box: BoundingBox) -> Cell {
+            guard segments.contains(where: { $0.words.count >= 2 && $0.words[0].text == label && $0.box.intersects(box) }),
+                  c.words.count >= 2, case let head = Array(c.words[0].text), head.count == 2, head[1] == "N", "PEBRIWUL".contains(head[0])
+            else { return c }
+            var c = c
+            c.words.removeFirst()
+            c.value = String(c.value.drop { $0 != " " }.dropFirst())
+            return c
+        }
         if let s = found["surname"]?.box {
-            if let c = cells.filter({ below($0.box, s, $0.height) }).min(by: { $0.box.y < $1.box.y }) { take("given_names", c) }
+            if let c = cells.filter({ below($0.box, s, $0.height) }).min(by: { $0.box.y < $1.box.y }) {
+                take("given_names", unlabelled(c, besideLineLedBy: "LN", at: s))
+            }
         } else if let g = found["given_names"]?.box {
-            if let c = cells.filter({ below(g, $0.box, $0.height) }).max(by: { $0.box.y < $1.box.y }) { take("surname", c) }
+            if let c = cells.filter({ below(g, $0.box, $0.height) }).max(by: { $0.box.y < $1.box.y }) {
+                take("surname", unlabelled(c, besideLineLedBy: "FN", at: g))
+            }
         } else {
             let column = cells.filter(inColumn)
             let pairs = column.flatMap { u in column.filter { $0.box.y > u.box.y && below($0.box, u.box, u.height) }.map { (u, $0) } }

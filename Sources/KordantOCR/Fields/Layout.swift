@@ -185,6 +185,8 @@ struct PageLayout {
     static func speck(_ w: Word, lineHeight: Int) -> Bool {
         // A dash is short and often poorly read, and it separates a title from a name.
         guard !["-", "–", "—"].contains(w.text) else { return false }
+        // Nor is an amount's start read poorly apart from the rest ("$1," before "463,000.00").
+        if w.text.hasPrefix("$"), w.text.dropFirst().first?.isNumber == true { return false }
         let alphanumerics = w.text.filter { $0.isLetter || $0.isNumber }.count
         // A lone capital may be a value (a card's sex, M or F), however poorly read.
         let rejected = alphanumerics == 0 || (alphanumerics == 1 && !w.text.contains(where: \.isUppercase))
@@ -198,6 +200,14 @@ struct PageLayout {
     /// too, and the label keeps a colon in its place.
     static func splitAtColon(_ w: Word) -> [Word] {
         let chars = Array(w.text)
+        // "No.:" read as a dash against the number ("Document No-L2193804"): a reference's prefix
+        // is in capitals ("NO-…" would be one), the label's "No" is not.
+        if chars.count >= 8, chars[0] == "N", chars[1] == "o", chars[2] == "-", chars[3...].allSatisfy({ $0.isUppercase || $0.isNumber }),
+           chars[3...].filter(\.isNumber).count >= 4 {
+            var parts = divided(w, at: 3)
+            parts[0].text = "No:"
+            return parts
+        }
         guard let i = chars.indices.first(where: { chars[$0] == ":" || ($0 >= 2 && chars[$0 - 1] == "." && (chars[$0] == "." || chars[$0] == ",")) }),
               i >= 2, i + 1 < chars.count, chars[i + 1] != "/",
               chars[..<i].allSatisfy({ $0.isLetter || $0 == "." || letterLikeDigits[$0] != nil }),
@@ -216,7 +226,8 @@ struct PageLayout {
     /// for letters are taken as those letters ("D0B" → "dob"). A number, or a code of digits
     /// ("X26D23991"), is left as it is.
     static func labelKey(_ s: String) -> String {
-        let k = key(s)
+        // A Y read with its bars as a yen sign ("CIT¥").
+        let k = key(s.contains("¥") ? s.replacingOccurrences(of: "¥", with: "Y") : s)
         guard k.filter(\.isLetter).count > k.filter(\.isNumber).count, k.contains(where: { letterLikeDigits[$0] != nil }) else { return k }
         return String(k.map { letterLikeDigits[$0] ?? $0 })
     }
@@ -245,9 +256,22 @@ struct PageLayout {
         let number = chars[first...last].allSatisfy(\.isNumber)
         // (Nor does a house or unit number: "Unit .1C".)
         let houseNumber = chars[first].isNumber && chars[first...last].allSatisfy { $0.isLetter || $0.isNumber }
-        let start = chars[..<first].allSatisfy { strayLeading.contains($0) || (houseNumber && strayBeforeNumber.contains($0)) } ? first : 0
+        // A box's rule read as a bracket against a word ("[Aminata", "Name}"): no bracket opens
+        // a word that never closes it, nor closes one never opened. (Against a number it may be
+        // a 1, "8750]", and against capitals an I, "[YER": only a word in small letters.)
+        let opens = chars.contains { "[{(".contains($0) }, closes = chars.contains { "]})".contains($0) }
+        let letters = chars[first...last].filter { $0.isLetter || $0.isNumber }.count
+        let small = chars[first...last].contains(where: \.isLowercase)
+        func leading(_ c: Character) -> Bool {
+            strayLeading.contains(c) || (houseNumber && strayBeforeNumber.contains(c)) || ("[{".contains(c) && !closes && letters >= 2 && small && chars[first].isLetter)
+        }
+        let start = chars[..<first].allSatisfy(leading) ? first : 0
         let tail = chars[(last + 1)...]
-        let end = tail.allSatisfy { strayTrailing.contains($0) || (number && $0 == ".") } ? last + 1 : chars.count
+        // Speckle after a word takes the full stop or dash it follows with it ("Wanjiru.~—"):
+        // a tail holding a stray mark is marks alone.
+        let speckled = tail.contains { strayTrailing.contains($0) } && tail.allSatisfy { !$0.isLetter && !$0.isNumber && !")]}".contains($0) }
+        let end = speckled || tail.allSatisfy({ strayTrailing.contains($0) || (number && $0 == ".") || ("]}".contains($0) && !opens && letters >= 2 && small && chars[last].isLetter) })
+            ? last + 1 : chars.count
         guard start > 0 || end < chars.count else { return w }
         var out = w
         let unit = Double(w.box.width) / Double(chars.count)
@@ -292,8 +316,10 @@ struct PageLayout {
     /// pair read without its space, as two words.
     static func splitLeadingDash(_ w: Word) -> [Word] {
         let chars = Array(w.text)
+        // (Or before a state's code: "State -LA".)
         guard let first = chars.firstIndex(where: { !"-–—".contains($0) }), (1...2).contains(first), chars[first].isUppercase,
-              chars[first...].filter(\.isLetter).count >= 3, chars[first...].allSatisfy({ $0.isLetter || ".,'’-".contains($0) }) else { return [w] }
+              chars[first...].filter(\.isLetter).count >= 3 || (chars.count - first == 2 && chars[first...].allSatisfy(\.isUppercase)),
+              chars[first...].allSatisfy({ $0.isLetter || ".,'’-".contains($0) }) else { return [w] }
         return divided(w, at: first)
     }
 
@@ -660,7 +686,9 @@ extension PageLayout {
             if let (k, field) = best {
                 // A card's field number before its label ("3 DOB", "4b EXP") is the label's, and
                 // marks it as one wherever it stands on the line.
-                let numbered = card && i > 0 && FieldNumbers.isFieldNumber(words[i - 1].text)
+                // (A small 5 may read as an s: "1s SEX F".)
+                let numbered = card && i > 0 && (FieldNumbers.isFieldNumber(words[i - 1].text)
+                    || (exactMatch && FieldNumbers.shortLabels.contains(words[i].text) && FieldNumbers.isFieldNumber(words[i - 1].text.replacingOccurrences(of: "s", with: "5"))))
                 var hit = numbered ? make(i - 1, k + 1, field) : make(i, k, field)
                 hit.approximate = approximate
                 hit.exact = exactMatch && !approximate
@@ -678,7 +706,12 @@ extension PageLayout {
                     hit = make(0, i + k, field)
                     hit.approximate = approximate
                 }
-                if hit.colon || printedAsLabel || numbered || bracketed || (colonless && hit.opensCellExactly)
+                // A label read whole after a table's rule read as "|" opens the next cell, as
+                // a colon would end it ("[Aminata Nwachukwu | Birth Date [07/07/1986": the rule
+                // and the value beside the label read on one line).
+                let afterRule = exactMatch && !approximate && i > 0 && words[i - 1].text.contains("|") && Self.isRuleMark(words[i - 1].text)
+                    && keys[i..<(i + k)].reduce(0) { $0 + $1.count } >= 5
+                if hit.colon || printedAsLabel || numbered || bracketed || afterRule || (colonless && hit.opensCellExactly)
                     || i <= (keys.firstIndex { !$0.isEmpty } ?? 0) {
                     hits.append(hit)
                     i = hit.end

@@ -428,6 +428,8 @@ extension FieldExtractor {
     /// A name on an identity document, in capitals. "OF" is no part of one: it is a label's
     /// ("DATE OF BIRTH" misread as "LATE OF BERTH").
     static func upperName(_ s: String) -> FieldValue? {
+        // A bracket against a name in capitals is its I ("[YER"): mended elsewhere, for review.
+        if s.range(of: #"(?:^|\s)\[\p{Lu}"#, options: .regularExpression) != nil { return nil }
         guard let v = name(s.uppercased()), let t = v.string, !t.split(separator: " ").contains("OF") else { return nil }
         return v
     }

@@ -97,6 +97,7 @@ extension FieldExtractor {
         guard var f = find(rows, #"^.*?(?:REQUEST|FORM)\s+[—–-]+\s+(.+)$"#, transform: company)
             ?? find(rows, #"^(.+?)\s+[—–-]+\s+.*(?:Request|Form)$"#, transform: company)
             ?? find(rows, #"^(.+?)\s+Privacy Request$"#, transform: company)
+            ?? find(rows, #"^[A-Z ]*(?:REQUEST|FORM)\s*\(([^()]+)\)$"#, transform: company)
             ?? find(rows, #"Request to\s+(.+)$"#, transform: company)
             ?? find(rows, #"^Dear\s+(.+?)\s+Privacy"#, transform: company)
             ?? find(Array(rows.prefix(3)), #"^(.+?),?\s+Inc\.?$"#, transform: company) else { return nil }
