@@ -153,5 +153,21 @@ import Testing
         let small = FieldExtractor.idVisual(WordPage(["REPUBLIC OF UTOPIA", "RESIDENCE PERMIT", "Family name: BENARD-LACROIX", "First names: Loic"]).lines)
         #expect(value(small, "given_names") == "LOIC", "\(small)")
     }
+
+    /// A heading in capitals whose label runs on in small words, in capitals too, over its value
+    /// ("BEST NUMBER TO REACH YOU" over "915.681.4202").
+    @Test func aHeadingInCapitalsRunningOnOverItsValue() {
+        var page = WordPage()
+        page.line("Epsilon Data", y: 50)
+        page.line("Opt-Out Request Confirmation", y: 100)
+        page.line("YOUR FULL NAME", y: 150, height: 20)
+        page.line("Pimchanok Phanomyong", y: 180)
+        page.line("YOUR E-MAIL ADDRESS", y: 250, height: 20)
+        page.line("BEST NUMBER TO REACH YOU", x: 900, y: 250, height: 20)
+        page.line("pimchanok78@mail.example.org", y: 280)
+        page.line("915.681.4202", x: 900, y: 280)
+        let f = FieldExtractor.optout(page.lines)
+        #expect(value(f, "phone") == "915.681.4202" && value(f, "email") == "pimchanok78@mail.example.org", "\(f)")
+    }
 }
 

@@ -596,6 +596,15 @@ extension PageLayout {
                 colon = true
                 end = words.count
             }
+            // So may a heading in capitals over its value ("BEST NUMBER TO REACH YOU" over
+            // "915.681.4202"), its small words in capitals too.
+            if !colon, start <= (keys.firstIndex { !$0.isEmpty } ?? 0), end < words.count, words.count - end <= 4,
+               words[start..<end].allSatisfy({ !$0.text.contains(where: \.isLowercase) }),
+               words[end...].allSatisfy({ $0.text.count > 1 && $0.text.allSatisfy(\.isUppercase) }),
+               words[end...].contains(where: { Self.labelLinks.contains(Self.key($0.text)) }) {
+                colon = true
+                end = words.count
+            }
             // A label that opens its cell (its phrase, or after a table's rule or a wide gap) and is
             // followed by a rule read as "|", a dash ("Name - Ana Lima") or a gap wider than a
             // space (the value in the next cell) is parted from its value as by a colon. Not a
