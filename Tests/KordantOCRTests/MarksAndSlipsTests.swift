@@ -46,6 +46,12 @@ import Testing
                                                 "CIT¥", "Columbus", "STATE", "Ohio"]).lines)
         #expect(value(f, "city") == "Columbus", "\(f)")
         #expect(value(f, "data_broker") == "FastPeopleSearch", "\(f)")
+        let two = FieldExtractor.optout(WordPage(["PRIVACY REQUEST (Instant Checkmate)", "FULL NAME", "Ana Lima"]).lines)
+        #expect(value(two, "data_broker") == "Instant Checkmate", "\(two)")
+        // An option in brackets is no broker.
+        let option = FieldExtractor.optout(WordPage(["DATA SUBJECT REQUEST", "FULL NAME", "Ana Lima", "Request type",
+                                                     "Access request (copy of my information)"]).lines)
+        #expect(value(option, "data_broker") == nil, "\(option)")
     }
 
     /// A letter's sender block whose ZIP ends in a 1 read as a bracket: mended, for review.

@@ -97,7 +97,9 @@ extension FieldExtractor {
         guard var f = find(rows, #"^.*?(?:REQUEST|FORM)\s+[—–-]+\s+(.+)$"#, transform: company)
             ?? find(rows, #"^(.+?)\s+[—–-]+\s+.*(?:Request|Form)$"#, transform: company)
             ?? find(rows, #"^(.+?)\s+Privacy Request$"#, transform: company)
-            ?? find(rows, #"^[A-Z ]*(?:REQUEST|FORM)\s*\(([^()]+)\)$"#, transform: company)
+            // A title in capitals with the broker in brackets ("PRIVACY REQUEST (FastPeopleSearch)";
+            // not an option's "Access request (copy of my information)").
+            ?? find(rows, #"^[A-Z ]*(?:REQUEST|FORM)\s*\(([A-Z][^()\s]*(?: [A-Z][^()\s]*){0,3})\)$"#, sensitive: true, transform: company)
             ?? find(rows, #"Request to\s+(.+)$"#, transform: company)
             ?? find(rows, #"^Dear\s+(.+?)\s+Privacy"#, transform: company)
             ?? find(Array(rows.prefix(3)), #"^(.+?),?\s+Inc\.?$"#, transform: company) else { return nil }
