@@ -298,18 +298,22 @@ enum OCRRun {
         let r = try CLI.run(["ocr", "-v", "--jobs", "1", "TestDocuments/deed_warranty.clean.png"])
         #expect(r.stderr.contains("OpenMP thread limit 1"), "\(r.stderr)")
         let (p, _, _) = try CLI.start(["ocr", "--jobs", "1"] + Array(repeating: "TestDocuments/deed_quitclaim.clean.png", count: 3))
-        var most = 0
+        var seen: [Int: Int] = [:]
         while p.isRunning {
             let n = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(p.processIdentifier)/task").count) ?? 0
-            most = max(most, n)
+            if n > 0 { seen[n, default: 0] += 1 }
             usleep(5_000)
         }
         #expect(p.terminationStatus == 0)
         // Main thread, the async command's thread, one worker, Dispatch's signal/timer threads; an
-        // OpenMP team would add one per core beyond the first. ThreadSanitizer's runtime adds a
-        // thread of its own to every process it instruments (the CLI is built with it when the tests are).
+        // OpenMP team would add one per core beyond the first, for as long as Tesseract reads (most
+        // of the run). ThreadSanitizer's runtime adds a thread of its own to every process it
+        // instruments (the CLI is built with it when the tests are). The count most often seen is
+        // judged, not the most: on a loaded machine Dispatch may start a worker for a moment
+        // (7 threads once under ThreadSanitizer while two benchmarks ran beside it).
         let sanitizer = dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil ? 1 : 0
-        #expect(most <= 5 + sanitizer, "\(most) threads")
+        let usual = seen.max { ($0.value, -$0.key) < ($1.value, -$1.key) }?.key ?? 0
+        #expect(usual > 0 && usual <= 5 + sanitizer, "\(seen) threads: samples")
     }
 }
 
