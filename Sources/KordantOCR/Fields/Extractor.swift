@@ -39,6 +39,7 @@ enum FieldExtractor {
         // ("Date de naissence"): a label of three words or more counts when as many read words
         // spell it within a letter per eight.
         let lines = t.split(separator: "\n").map { $0.split(whereSeparator: { $0 == " " || $0 == "/" }).map(String.init) }
+        let printed = text.split(separator: "\n")
         func nearly(_ phrases: [String]) -> Int {
             phrases.filter { phrase in
                 let n = phrase.split(separator: " ").count, limit = phrase.count / 8
@@ -64,14 +65,14 @@ enum FieldExtractor {
             // small labels may be unreadable, but the title is printed large (quotes or dots
             // read around it do not count), and it says what the document is (two points). A
             // long title may be read a letter or two off ("RESIDENCRF PERMIT": one per eight).
-            + (text.split(separator: "\n").contains { line in
+            + (printed.contains { line in
                 let read = line.trimmingCharacters(in: .letters.inverted)
                 return titles.contains { PageLayout.editDistance(read, $0, limit: $0.count / 8) <= $0.count / 8 }
             } ? 2 : 0)
             // A card's values when a fax lost every label: a sex beside a country code on a line
             // of their own ("F SEN"), and dates with a month in three capitals ("13 FEB 1966") as
             // the visual zone prints them, two or more.
-            + (text.split(separator: "\n").contains { line in
+            + (printed.contains { line in
                 let parts = line.split(separator: " ")
                 return parts.count == 2 && ["M", "F", "X"].contains(parts[0]) && CountryCodes.all.contains(String(parts[1]))
             } ? 1 : 0)
@@ -274,9 +275,9 @@ enum FieldExtractor {
                 let place = rows[i + 2].text
                 let bracket = place.replacingOccurrences(of: #"(?<= [0-9]{4})\](?=$|-)"#, with: "1", options: .regularExpression)
                 let mended = digitsMended(bracket) ?? (bracket == place ? nil : bracket)
-                guard let parts = splitAddress(rows[i + 1].text + ", " + place) ?? mended.flatMap({ splitAddress(rows[i + 1].text + ", " + $0) })
-                else { continue }
-                let repaired = splitAddress(rows[i + 1].text + ", " + place) == nil
+                let asRead = splitAddress(rows[i + 1].text + ", " + place)
+                guard let parts = asRead ?? mended.flatMap({ splitAddress(rows[i + 1].text + ", " + $0) }) else { continue }
+                let repaired = asRead == nil
                 f["street_address"] = field(st, rows[i + 1].words)
                 for (k, v) in [("city", parts.city), ("state", parts.state), ("zip", parts.zip)] where f[k] == nil {
                     f[k] = field(.text(v), rows[i + 2].words)
@@ -1290,9 +1291,9 @@ struct LabelledPage {
                    words.contains(where: { $0.text.contains(where: \.isLowercase) }) { continue }
                 // A card prints its names in capitals: words in small letters beside a name's label
                 // read a letter off ("Given nemes Sea", the sex's label misread) are another label.
-                // (Not those whose small letters have their capital's shape: "Cox".)
-                // (A capital read small inside a name in capitals, "MUNOZ DEL Río", is no label; nor
-                // is a name read whole in small letters after its label read whole: "First names: Loic".)
+                // Not so words whose small letters have their capital's shape ("Cox"), a capital read
+                // small inside a name in capitals ("MUNOZ DEL Río"), nor a name read in small letters
+                // after its label read whole ("First names: Loic").
                 if kind == .id, !(hit.exact && hit.colon), ["surname", "given_names"].contains(field), case let named = words.filter({ $0.text.filter(\.isLetter).count >= 2 }),
                    !named.isEmpty, named.allSatisfy({ w in
                     let letters = w.text.filter(\.isLetter)

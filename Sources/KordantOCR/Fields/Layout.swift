@@ -260,17 +260,17 @@ struct PageLayout {
         // a word that never closes it, nor closes one never opened. (Against a number it may be
         // a 1, "8750]", and against capitals an I, "[YER": only a word in small letters.)
         let opens = chars.contains { "[{(".contains($0) }, closes = chars.contains { "]})".contains($0) }
-        let letters = chars[first...last].filter { $0.isLetter || $0.isNumber }.count
+        let alphanumerics = chars[first...last].filter { $0.isLetter || $0.isNumber }.count
         let small = chars[first...last].contains(where: \.isLowercase)
         func leading(_ c: Character) -> Bool {
-            strayLeading.contains(c) || (houseNumber && strayBeforeNumber.contains(c)) || ("[{".contains(c) && !closes && letters >= 2 && small && chars[first].isLetter)
+            strayLeading.contains(c) || (houseNumber && strayBeforeNumber.contains(c)) || ("[{".contains(c) && !closes && alphanumerics >= 2 && small && chars[first].isLetter)
         }
         let start = chars[..<first].allSatisfy(leading) ? first : 0
         let tail = chars[(last + 1)...]
         // Speckle after a word takes the full stop or dash it follows with it ("Wanjiru.~—"):
         // a tail holding a stray mark is marks alone.
         let speckled = tail.contains { strayTrailing.contains($0) } && tail.allSatisfy { !$0.isLetter && !$0.isNumber && !")]}".contains($0) }
-        let end = speckled || tail.allSatisfy({ strayTrailing.contains($0) || (number && $0 == ".") || ("]}".contains($0) && !opens && letters >= 2 && small && chars[last].isLetter) })
+        let end = speckled || tail.allSatisfy({ strayTrailing.contains($0) || (number && $0 == ".") || ("]}".contains($0) && !opens && alphanumerics >= 2 && small && chars[last].isLetter) })
             ? last + 1 : chars.count
         guard start > 0 || end < chars.count else { return w }
         var out = w

@@ -35,11 +35,9 @@ extension FieldExtractor {
             f["full_name"] = find(paragraphs, #"(?:(?i:\bmy name is|\bmy full name is)|"# + proseI + #" am)\s+"# + proseName, sensitive: true, transform: fullName)
         }
         // A first name's capital I read as a small l ("My name is loannis Georgiou"): mended, for review.
-        if f["full_name"] == nil,
-           var found = find(paragraphs, #"(?i:\bmy name is)\s+l(\p{Ll}{3,}(?: [A-Z][\p{L}'’-]+){1,4})(?=[.,;]|\s+(?:and|who|I)\b|\s*$)"#,
-                            sensitive: true, transform: { fullName("I" + $0) }) {
-            found.needsReview = true
-            f["full_name"] = found
+        if f["full_name"] == nil {
+            f["full_name"] = forReview(find(paragraphs, #"(?i:\bmy name is)\s+l(\p{Ll}{3,}(?: [A-Z][\p{L}'’-]+){1,4})(?=[.,;]|\s+(?:and|who|I)\b|\s*$)"#,
+                                            sensitive: true, transform: { fullName("I" + $0) }))
         }
         if f["date_of_birth"] == nil {
             f["date_of_birth"] = find(paragraphs, #"(?i:\bborn on|\bmy date of birth is|\bdate of birth is)\s+"# + proseDate,
