@@ -891,6 +891,13 @@ def render_id(rng, split, family):
         for row in rows:
             x, parts = x0, []
             for labl, val in row:
+                if parts and x + p.d.textlength(f"{labl} {val}", font=p.fb) * 0.5 > right:
+                    # A pair that would not fit even set at half size goes on a line of its
+                    # own, as a card with a long value prints it (set smaller still, it was
+                    # unreadable; past the edge, the font size came out 0).
+                    p.lines.append(" ".join(parts))
+                    x, parts = x0, []
+                    p.y += int(p.size * 1.25)
                 if labl:
                     x += p.text(x, p.y + int(p.size * 0.15), labl + " ", p.fs, record=False)
                 x += p.text(x, p.y, val, fitted(val, x, right), record=False) + p.size

@@ -102,6 +102,9 @@ public struct PreprocessReport: Sendable, Equatable, Codable {
 }
 
 enum Preprocessor {
+    /// Dots per inch per pixel of capital height, as Tesseract estimates a page's resolution.
+    static let resolutionPerCapitalPixel = 12.5
+
     /// Runs the enabled steps that the page needs. Orientation is not decided here: the caller
     /// reads the page first and only asks OSD when the reading is poor (see `OCRWorker`), so
     /// upright pages never pay for it.
@@ -231,6 +234,16 @@ enum Preprocessor {
         if o.lightInk, let light = try lightInkThresholded(image) {
             image = light
             report.steps.append("light-ink")
+        }
+        // Tesseract's layout analysis sizes its noise and line thresholds by the resolution it is
+        // told. A page that does not say its own (generated, photographed, faxed without a header)
+        // was taken as 300 DPI, which for small print, or a fax read at 1.5×, is more than its
+        // letters have: a grey card's bold values among speckle were dropped as noise ("ASHI." for
+        // TAKAHASHI). Such a page is given the resolution its capitals imply (Tesseract's own
+        // estimate is about 12.5 × the capital height) when that is clearly lower.
+        if !(70...1200).contains(input.resolution), let height = measuredHeight {
+            let implied = Self.resolutionPerCapitalPixel * height * rescaled
+            if implied < 0.8 * Double(report.resolution) { report.resolution = max(70, Int(implied.rounded())) }
         }
         return (image, report)
     }

@@ -154,6 +154,30 @@ import Testing
         #expect(TickBoxReader.firstMark(in: letter, height: h) == nil)
     }
 
+    /// A photocopy's table column (the levelled strip of a slanted page): its rule starts two
+    /// rows in, speckle is darker than anything printed, and the box is drawn in thin grey lines
+    /// that break up at halfway between the darkest ink and the paper. The rule is passed over and
+    /// the box read at a third of the way.
+    @Test func aPaleBoxAmongDarkSpeckle() throws {
+        let h = 26
+        let (w, rows) = (20 * h, h + 2 * (h / 3))
+        func strip(crossed: Bool) -> GrayImage {
+            var px = [UInt8](repeating: 205, count: w * rows)
+            for y in 2..<rows { px[y * w + 8 * h] = 90; px[y * w + 8 * h + 1] = 90 }
+            for (x, y) in [(40, 5), (200, 30), (333, 12), (470, 20), (500, 3)] { px[y * w + x] = 25 }
+            let (bx, by, size) = (11 * h, 6, 24)
+            for i in 0..<size {
+                for (x, y) in [(bx + i, by), (bx + i, by + size - 1), (bx, by + i), (bx + size - 1, by + i)] { px[y * w + x] = 150 }
+                if crossed { px[(by + i) * w + bx + i] = 140; px[(by + i) * w + bx + size - 1 - i] = 140 }
+            }
+            return GrayImage(width: w, height: rows, pixels: px)
+        }
+        for crossed in [false, true] {
+            let found = try #require(TickBoxReader.firstMark(in: strip(crossed: crossed), height: h))
+            #expect(found.0 == (crossed ? .ticked : .empty) && abs(found.x - (11 * h + 12)) <= 1)
+        }
+    }
+
     /// Marks right of the options count where they stand in one column; a mark far off that
     /// column is not read as the option's box, and the list goes to review.
     @Test func marksInAColumnRightOfTheOptions() throws {
@@ -177,5 +201,19 @@ import Testing
         // "No" opening an option is its first word, not a box read as text.
         let none = FieldExtractor.requestOptions(rows, tick: { _, _ in nil })
         #expect(none == nil)
+        // The column of boxes read as one tall word glued to an option ("Oo;0O/0;8", as high as
+        // the four rows): no option is beside another for it, and each is read from its own last
+        // word (nor from a speck after it, "- -").
+        var junk = rows
+        junk[1] = TextLine(words: junk[1].words + [Word(text: "Oo;0O/0;8", confidence: 30, box: BoundingBox(x: 2000, y: 95, width: 40, height: 190),
+                                                         block: 1, paragraph: 1, line: 150, word: 20)])
+        junk[2] = TextLine(words: junk[2].words + [Word(text: "-", confidence: 30, box: BoundingBox(x: 800, y: 212, width: 3, height: 3),
+                                                         block: 1, paragraph: 1, line: 200, word: 21)])
+        let byRow: (BoundingBox, Int) -> (mark: TickMark?, x: Int)? = { last, _ in
+            guard last.height == 30 else { return nil }
+            return last.y == 200 ? (.empty, 2000) : (.ticked, 2002)
+        }
+        let glued = try #require(FieldExtractor.requestOptions(junk, tick: { _, _ in nil }, after: byRow))
+        #expect(glued.value == .text("access,delete,do_not_sell") && !glued.needsReview)
     }
 }

@@ -89,20 +89,21 @@ import Testing
         #expect(TwoReadings.filled(first, from: loaded).fields["zip"] == Self.field("59107", review: true))
     }
 
-    /// A real faxed passport page (204 × 98 DPI, 1-bit, a monospace face) read by Tesseract: the
-    /// second reading finds fields the first could not, and is made only for bilevel pages.
+    /// A real faxed residence permit (1-bit) read by Tesseract: the second reading finds a field
+    /// the first could not, and is made only for bilevel pages. (The faxed passport page this
+    /// was shown on first, `s18-dev-027`, has been read whole by the first reading since the
+    /// page is told the resolution its capitals imply.)
     @Test func aFaxIsReadTwiceAndGainsFields() throws {
-        let path = DegradedScanTests.root + "/Tests/Fixtures/ocr-fallback/s18-dev-027-id-passport-page-fax.png"
+        let path = DegradedScanTests.root + "/Tests/Fixtures/ocr-fallback/dev-102-id-residence-permit-fax.png"
         let worker = try OCRWorker()
         let both = try worker.process(path: path).pages[0]
         #expect(both.preprocessing.steps.contains("smooth"))
         var once = OCROptions()
         once.secondReading = false
         let first = try worker.process(path: path, options: once).pages[0]
-        // The first reading alone misses the birth date and the expiry (the generator's truth:
-        // 2006-04-15 and 2027-09-15); with the second, both are read, and nothing is lost.
-        #expect(first.fields["date_of_birth"] == nil && first.fields["expiry_date"] == nil, "\(first.fields)")
-        #expect(both.fields["date_of_birth"]?.value == .text("2006-04-15"), "\(both.fields)")
+        // The first reading alone misses the expiry (the generator's truth: 2027-09-15); with the
+        // second it is read, and nothing is lost.
+        #expect(first.fields["expiry_date"] == nil, "\(first.fields)")
         #expect(both.fields["expiry_date"]?.value == .text("2027-09-15"), "\(both.fields)")
         #expect(Set(both.fields.keys).isSuperset(of: first.fields.keys))
         // A page that is not bilevel is read once: its result is the same either way.
@@ -112,7 +113,8 @@ import Testing
 
     /// Each reading of a fax reports all it was scaled by: the second one's 2× before the rescale
     /// to the target text height too (its word boxes are mapped back by the same), and its text
-    /// height in the page's own pixels.
+    /// height in the page's own pixels. The resolution Tesseract is told is 300 DPI scaled the
+    /// same, or (the page saying none) the one its capitals imply where that is clearly lower.
     @Test func aFaxsReadingsReportTheirWholeScale() throws {
         let page = try ImageLoader.load(path: DegradedScanTests.root + "/Tests/Fixtures/ocr-fallback/s18-dev-027-id-passport-page-fax.png")[0]
         var twice = PreprocessOptions()
@@ -121,7 +123,8 @@ import Testing
         for options in [PreprocessOptions(), twice] {
             let (image, report) = try Preprocessor.run(page, options: options)
             #expect(abs(report.scale * Double(page.width) - Double(image.width)) <= 2, "\(report)")
-            #expect(abs(Double(report.resolution) - report.scale * 300) <= 2, "\(report)")
+            let implied = Preprocessor.resolutionPerCapitalPixel * (report.textHeight ?? 0) * report.scale
+            #expect(abs(Double(report.resolution) - (implied < 0.8 * report.scale * 300 ? implied : report.scale * 300)) <= 2, "\(report)")
             reports.append(report)
         }
         #expect(reports[1].scale >= 2, "\(reports)")
@@ -146,17 +149,17 @@ import Testing
     }
 
     /// A real reading of a small grey identity card photocopied with speckle (828 × 580 pixels,
-    /// 200 DPI): flattened, rescaled and despeckled, it reads poorly (its small labels lost) and
-    /// gives three dates and a number only. Read as loaded too, its surname, sex and nationality
-    /// come back, in review (read by that reading only); nothing is lost, and every box is on the
-    /// card as given.
+    /// printed at 200 DPI, the file saying none): flattened, rescaled and despeckled, it reads
+    /// poorly (its small labels lost), and the page as loaded, which reads clearly more words, is
+    /// kept. The two readings together give its surname, sex and nationality; nothing is lost,
+    /// and every box is on the card as given. (Until the prepared page was told the resolution
+    /// its capitals imply, the prepared reading was kept and gave three dates and a number only.)
     @Test func aPoorReadingGainsTheFieldsOfThePageAsLoaded() throws {
         let (first, both) = try Self.readOnceAndAgain("s19-dev-011-id-card-stacked-photocopy.png")
-        #expect(first.meanConfidence < OCRWorker.poorForFields && !first.preprocessing.steps.contains("unprocessed"), "\(first.preprocessing)")
-        #expect(first.fields["surname"] == nil && first.fields["nationality"] == nil && first.fields["sex"] == nil, "\(first.fields)")
+        #expect(first.preprocessing.steps == ["unprocessed"], "\(first.preprocessing)")
         // The generator's truth: GEORGIOU, M, IRL.
         for (name, value) in [("surname", "GEORGIOU"), ("sex", "M"), ("nationality", "IRL")] {
-            #expect(both.fields[name]?.value == .text(value) && both.fields[name]?.needsReview == true, "\(name): \(both.fields)")
+            #expect(both.fields[name]?.value == .text(value), "\(name): \(both.fields)")
         }
         #expect(Set(both.fields.keys).isSuperset(of: first.fields.keys))
         #expect(both.text == first.text, "the text stays the first reading's")

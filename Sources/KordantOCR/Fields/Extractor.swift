@@ -27,8 +27,11 @@ enum FieldExtractor {
         return "\(parts[0])-\(parts[2])-\(parts[1])" == other
     }
 
-    /// "13 FEB 1966": a day, a month's first three letters in capitals, a year.
-    private static let visualZoneDate = try? NSRegularExpression(pattern: #"\b[0-3][0-9] (?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC) (?:19|20)[0-9]{2}\b"#)
+    /// A date as a card's visual zone prints it: a day, a month's name or its first three letters
+    /// ("13 FEB 1966", "4 March 2004"), a year; or dotted, day first ("24.12.2030").
+    private static let visualZoneDate = try? NSRegularExpression(
+        pattern: #"\b[0-3]?[0-9] (?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.? (?:19|20)[0-9]{2}\b|\b[0-3][0-9]\.[01][0-9]\.(?:19|20)[0-9]{2}\b"#,
+        options: .caseInsensitive)
 
     static func detectKind(_ text: String) -> DocumentKind {
         let t = text.uppercased()
@@ -70,11 +73,13 @@ enum FieldExtractor {
                 return titles.contains { PageLayout.editDistance(read, $0, limit: $0.count / 8) <= $0.count / 8 }
             } ? 2 : 0)
             // A card's values when a fax lost every label: a sex beside a country code on a line
-            // of their own ("F SEN"), and dates with a month in three capitals ("13 FEB 1966") as
-            // the visual zone prints them, two or more.
+            // of their own ("F SEN", or "F Civ" with the code read partly small), and dates as
+            // the visual zone prints them, the day before the month's name ("13 FEB 1966", "4 March
+            // 2004") or dotted day first ("24.12.2030"), two or more.
             + (printed.contains { line in
                 let parts = line.split(separator: " ")
-                return parts.count == 2 && ["M", "F", "X"].contains(parts[0]) && CountryCodes.all.contains(String(parts[1]))
+                return parts.count == 2 && ["M", "F", "X"].contains(parts[0]) && parts[1].first?.isUppercase == true
+                    && CountryCodes.all.contains(parts[1].uppercased())
             } ? 1 : 0)
             + ((visualZoneDate?.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text)) ?? 0) >= 2 ? 1 : 0)
         let optout = score(["OPT-OUT", "OPT OUT", "REMOVAL", "REMOVE MY", "DELETE MY", "PRIVACY", "PERSONAL INFORMATION", "REQUEST",
@@ -346,7 +351,7 @@ enum FieldExtractor {
     static func idVisual(_ lines: [TextLine]) -> [String: Field] {
         let page = LabelledPage(lines: lines, kind: .id)
         let labelled = namesByFieldNumber(page.layout, filling: page.labelled(idSpecs))
-        var f = namesByPlace(page.layout, filling: byValueShape(page.layout, filling: labelled))
+        var f = namesAboveAddress(page.layout, filling: namesByPlace(page.layout, filling: byValueShape(page.layout, filling: labelled)))
         dayOrderChecked(&f, lines: lines)
         return review(f)
     }
@@ -401,7 +406,10 @@ enum FieldExtractor {
                     let trailing = trailingMark(row.words, from: start)
                     let text = Array(row.words[start..<trailing.end])
                     let h = PageLayout.median(text.map(\.box.height))
-                    if let seen = after(text[text.count - 1].box, h) {
+                    // (From its last word, not a speck read after it, "lists - -", nor the column
+                    // of boxes read as one tall word, "Oo;0O/0;8".)
+                    let last = text.last { !PageLayout.key($0.text).isEmpty && $0.box.height <= 2 * h } ?? text[text.count - 1]
+                    if let seen = after(last.box, h) {
                         right.append((index, key, text, seen.mark, trailing.byText, seen.x, h))
                         continue
                     }
@@ -447,9 +455,23 @@ enum FieldExtractor {
         // blank nor crossed) may be ticked: the list is incomplete, not a smaller request.
         if let first = decidedRows.first, let last = decidedRows.last,
            undecidedRows.contains(where: { $0 >= first - 1 && $0 <= last + 1 }) { doubtful = true }
+        // So is a box whose option's words were not read as one ("[ PRO data" under a stamp)
+        // beside the options read or among their rows.
+        if let first = decidedRows.first, let last = decidedRows.last,
+           rows.indices.contains(where: { i in
+               keys[i] == nil && rows[i].words.count >= 2 && opensWithBox(rows[i].words[0].text)
+                   && ((i >= first - 1 && i <= last + 1) || decidedRows.contains { sameLine(rows[$0], rows[i]) })
+           }) { doubtful = true }
         var f = field(.text(Array(Set(ticked)).sorted().joined(separator: ",")), words)
         f.needsReview = doubtful || f.needsReview
         return f
+    }
+
+    /// A word that is a box read as text: a bracket opening at most one more character ("[",
+    /// "[X]", "(1"), not a parenthesis opening words ("(Please").
+    static func opensWithBox(_ text: String) -> Bool {
+        guard let first = text.first, "[({".contains(first) else { return false }
+        return text.filter { !boxBrackets.contains($0) }.count <= 1
     }
 
     /// A box's sides as Tesseract reads them, around what is in it.
@@ -461,9 +483,16 @@ enum FieldExtractor {
     static let shortOpeningWords: Set<String> = ["No", "Do", "My", "To", "Me", "Re"]
 
     /// Two lines side by side: their boxes' vertical extents overlap by half the lower one's height.
+    /// (Of words up to twice a line's usual height: a column of boxes beside the options read as
+    /// one tall word spans them all.)
     static func sameLine(_ a: TextLine, _ b: TextLine) -> Bool {
-        guard let x = a.words.first?.box, let y = b.words.first?.box else { return false }
-        let (ab, bb) = (a.words.dropFirst().reduce(x) { $0.union($1.box) }, b.words.dropFirst().reduce(y) { $0.union($1.box) })
+        func extent(_ l: TextLine) -> BoundingBox? {
+            let h = PageLayout.median(l.words.map(\.box.height))
+            let words = l.words.filter { $0.box.height <= 2 * h }
+            guard let first = words.first?.box else { return nil }
+            return words.dropFirst().reduce(first) { $0.union($1.box) }
+        }
+        guard let ab = extent(a), let bb = extent(b) else { return false }
         let overlap = min(ab.y + ab.height, bb.y + bb.height) - max(ab.y, bb.y)
         return 2 * overlap >= min(ab.height, bb.height)
     }
@@ -506,7 +535,10 @@ enum FieldExtractor {
     static func optionLines(_ layout: PageLayout) -> [TextLine] {
         layout.rows.flatMap { row -> [TextLine] in
             let cells = row.segments.map { TextLine(words: $0.words) }
-            return cells.filter { optionKey($0.text) != nil }.count >= 2 ? cells : [TextLine(words: row.segments.flatMap(\.words))]
+            // (A cell opening in small letters is the rest of its neighbour read apart, "Delete all
+            // personal data" and "you hold about me": no option of its own.)
+            let options = cells.filter { c in optionKey(c.text) != nil && c.words.first?.text.first?.isLowercase != true }
+            return options.count >= 2 ? cells : [TextLine(words: row.segments.flatMap(\.words))]
         }
     }
 
@@ -1273,6 +1305,8 @@ struct LabelledPage {
         }
         for hit in hits.joined().joined() {
             guard let field = hit.field, out[field] == nil, let spec = specs.first(where: { $0.field == field }) else { continue }
+            // "To:" names the recipient only opening its line or cell: not "I ask you to:".
+            if field == "data_broker", hit.text.lowercased() == "to", !hit.opensCell { continue }
             candidates: for (read, inline) in values(of: hit) {
                 // Marks after the value, before the next label, are a rule or speck read as a
                 // word ("DOB: 25 August 2001 = Gender: M"): not part of it.
@@ -1312,6 +1346,13 @@ struct LabelledPage {
                 if spec.validate(text) == nil, spec.structured, text.hasSuffix("-"), words.last == layout.rows[hit.row].segments.last?.words.last,
                    let rest = wrappedLine(after: hit), spec.validate(text + rest[0].text) != nil {
                     text += rest[0].text
+                    used.append(rest[0])
+                }
+                // Or after its area code ("Telephone number: (647)" over "326-0848").
+                if spec.validate(text) == nil, field == "phone", text.range(of: #"^\(?[0-9]{3}\)?$"#, options: .regularExpression) != nil,
+                   words.last == layout.rows[hit.row].segments.last?.words.last, let rest = wrappedLine(after: hit),
+                   rest[0].text.range(of: #"^[0-9]{3}[-.][0-9]{4}$"#, options: .regularExpression) != nil, spec.validate(text + " " + rest[0].text) != nil {
+                    text += " " + rest[0].text
                     used.append(rest[0])
                 }
                 if spec.validate(text) == nil {

@@ -217,4 +217,54 @@ extension FieldExtractor {
         }
         return fields
     }
+
+    /// A licence's names above its address, for review, when neither was found: the AAMVA design
+    /// prints field 1 (the family name) and 2 (the given names) on lines of their own right
+    /// above field 8 (the street, then "CITY, ST ZIP"), numbered only. Faxed, the small numbers
+    /// read as marks ("| OUEDRAOGO", "? BABAJIDE", "# 9861 SUNSET BOULEVARD") or are lost, and
+    /// no label is left. Only two capitals lines alone, names, directly above a street line that
+    /// is followed by a city line; a third such line above makes it ambiguous.
+    static func namesAboveAddress(_ layout: PageLayout, filling found: [String: Field]) -> [String: Field] {
+        guard found["surname"] == nil, found["given_names"] == nil, isLicence(layout) else { return found }
+        let rows = layout.rows
+        // A row's words after a leading field number or mark with no letter ("1}", "|", "?", "#").
+        func unnumbered(_ r: Row) -> [Word]? {
+            guard r.segments.count == 1 else { return nil }
+            var words = r.segments[0].words
+            if words.count >= 2, !words[0].text.contains(where: \.isLetter) { words.removeFirst() }
+            return words.isEmpty ? nil : words
+        }
+        func name(_ r: Row) -> (value: String, words: [Word])? {
+            // (Not a line led by a short label: "LN SMITH" is labelled, and was not found so.)
+            guard let words = unnumbered(r), words.count <= 4, !FieldNumbers.shortLabels.contains(words[0].text.uppercased()) else { return nil }
+            // (A mark glued to the name: "*MAKEDA".)
+            var text = words.map(\.text).joined(separator: " ")
+            text = String(text.drop { !$0.isLetter })
+            guard !text.contains(where: { $0.isLowercase || $0.isNumber }), let value = upperName(text)?.string,
+                  value.filter(\.isLetter).count >= 2,
+                  !value.split(separator: " ").contains(where: { titleWords.contains(String($0)) || PageLayout.labelWords.contains(PageLayout.key(String($0))) })
+            else { return nil }
+            return (value, words)
+        }
+        // The house number, after a field number or mark if one was read ("8 2208 ELM ST", "# 9861 …").
+        func street(_ r: Row) -> Bool {
+            guard r.segments.count == 1 else { return false }
+            let words = Array(r.segments[0].words.drop { w in !w.text.contains(where: \.isLetter) }), i = r.segments[0].words.count - words.count
+            guard i >= 1, words.contains(where: { $0.text.filter(\.isLetter).count >= 2 }), case let number = r.segments[0].words[i - 1].text,
+                  number.allSatisfy(\.isNumber), (1...6).contains(number.count) else { return false }
+            return true
+        }
+        func city(_ r: Row) -> Bool {
+            r.segments.map(\.text).joined(separator: " ").range(of: #"^[A-Z][A-Za-z .'-]*, ?[A-Za-z]{2}\b"#, options: .regularExpression) != nil
+        }
+        guard let s = rows.indices.first(where: { $0 >= 2 && $0 + 1 < rows.count && street(rows[$0]) && city(rows[$0 + 1]) }),
+              let given = name(rows[s - 1]), let surname = name(rows[s - 2]), s < 3 || name(rows[s - 3]) == nil else { return found }
+        var fields = found
+        for (key, n) in [("surname", surname), ("given_names", given)] {
+            var f = field(.text(n.value), n.words)
+            f.needsReview = true
+            fields[key] = f
+        }
+        return fields
+    }
 }

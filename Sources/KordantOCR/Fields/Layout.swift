@@ -140,7 +140,9 @@ struct PageLayout {
                     guard let bi = rows[j].segments.firstIndex(where: { 2 * abs($0.box.x - a.box.x) <= h }) else { continue }
                     let b = rows[j].segments[bi]
                     // (A digit only where the two spell a label that has one: "Address line" over "1".)
-                    guard b.words.count <= 3, b.text.first?.isLowercase == true || Self.labelWrapped(a, b),
+                    // (Or a hint in brackets, "DOB" over "(MM/DD/YYYY)".)
+                    let hint = b.text.hasPrefix("(") && (b.text.hasSuffix(")") || b.text.hasSuffix("):"))
+                    guard b.words.count <= 3, b.text.first?.isLowercase == true || Self.labelWrapped(a, b) || hint,
                           !b.text.contains(where: \.isNumber) || Self.labelWrapped(a, b),
                           b.box.y - (a.box.y + a.box.height) <= h,
                           !rows[(i + 1)..<j].contains(where: { $0.segments.contains { overlapX($0.box, a.box) || overlapX($0.box, b.box) } })

@@ -52,7 +52,7 @@ struct TickBoxReader {
     /// Ink: darker than halfway between the paper (the 95th percentile) and the darkest ink (the
     /// 1st, or `darkPerMille` per mille), whatever the lighting; a photocopy's prepared page is
     /// grey on grey. Nil when there is too little contrast for any mark.
-    static func inkMask(_ gray: GrayImage, darkPerMille: Int = 10) -> [Bool]? {
+    static func inkMask(_ gray: GrayImage, darkPerMille: Int = 10, towardsPaper: Int = 2) -> [Bool]? {
         var histogram = [Int](repeating: 0, count: 256)
         for v in gray.pixels { histogram[Int(v)] += 1 }
         func perMille(_ p: Int) -> Int {
@@ -65,7 +65,7 @@ struct TickBoxReader {
         }
         let (paper, darkest) = (perMille(950), perMille(darkPerMille))
         guard paper - darkest >= 40 else { return nil }
-        let threshold = UInt8((paper + darkest) / 2)
+        let threshold = UInt8(paper - (paper - darkest) / towardsPaper)
         return gray.pixels.map { $0 < threshold }
     }
 
@@ -127,11 +127,20 @@ struct TickBoxReader {
     /// rest, with its neighbours up to 1.2 letter heights away, is the mark when it has a box's
     /// size. Nil when there is none, or the first ink is of another shape (text).
     static func firstMark(in gray: GrayImage, height h: Int) -> (TickMark?, x: Int)? {
-        // The darkest 0.3 % is the ink: a box is a small part of a long strip.
-        guard let ink = inkMask(gray, darkPerMille: 3) else { return nil }
+        // The darkest 0.3 % is the ink: a box is a small part of a long strip. A photocopy's
+        // box drawn in thin grey lines is lighter than its speckle and rules, and breaks up at
+        // halfway to the paper: it is looked for again at a third of the way.
+        if let found = firstMark(in: gray, height: h, towardsPaper: 2) { return found }
+        return firstMark(in: gray, height: h, towardsPaper: 3)
+    }
+
+    private static func firstMark(in gray: GrayImage, height h: Int, towardsPaper: Int) -> (TickMark?, x: Int)? {
+        guard let ink = inkMask(gray, darkPerMille: 3, towardsPaper: towardsPaper) else { return nil }
         let (w, rows) = (gray.width, gray.height)
+        // (A rule: across the strip, or thin and across most of it, as a slanted page's rule
+        // sampled level starts a row or two in.)
         let marks = components(ink, width: w, height: rows, letterHeight: h)
-            .filter { !($0.y0 == 0 && $0.y1 == rows) && $0.x1 < w }
+            .filter { m in !(m.y0 == 0 && m.y1 == rows) && !(5 * (m.y1 - m.y0) >= 4 * rows && 4 * (m.x1 - m.x0) <= h) && m.x1 < w }
             .sorted { $0.x0 < $1.x0 }
         guard var group = marks.first else { return nil }
         for m in marks.dropFirst() where 5 * (m.x0 - group.x1) <= 6 * h {

@@ -6,7 +6,9 @@ enum TwoReadings {
     /// `first` (text, words, boxes, MRZ: everything but the fields) with the fields of both.
     /// A page the first reading could not tell the kind of takes the second's reading whole when
     /// that one could, its fields in review (read by the second only); readings of two different
-    /// kinds are not mixed (`first` is kept).
+    /// kinds are not mixed (`first` is kept). Of two readings of one kind, the second is the
+    /// page's when it read clearly more words clearly (1.5× and 3 more), the roles of the two
+    /// swapped for the fields. (A searchable PDF keeps the first reading's words.)
     static func combined(_ first: PageResult, _ second: PageResult) -> PageResult {
         if first.kind == .unknown, second.kind != .unknown {
             var result = second
@@ -14,6 +16,15 @@ enum TwoReadings {
             return result
         }
         guard first.kind == second.kind else { return first }
+        // A second reading with clearly more words read clearly (a photocopied card's labels that
+        // the first reading's median rubbed out, its kind then told by its values alone) gives the
+        // page's text, words and boxes, and its fields come first; the first's alone go to review.
+        let clear = { (r: PageResult) in r.words.filter(OCRWorker.isClear).count }
+        if clear(second) > clear(first) * 3 / 2 + 3 {
+            var result = second
+            result.fields = fields(second.fields, first.fields)
+            return result
+        }
         var result = first
         result.fields = fields(first.fields, second.fields)
         return result

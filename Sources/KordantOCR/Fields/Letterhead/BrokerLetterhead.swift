@@ -11,7 +11,8 @@ import Foundation
 extension FieldExtractor {
     /// Mailboxes that belong to an organisation, not to a person.
     static let roleMailboxes: Set<String> = ["privacy", "info", "support", "dpo", "legal", "optout", "help", "requests",
-                                             "privacyrequests", "compliance", "contact", "removal", "removals"]
+                                             "privacyrequests", "compliance", "contact", "removal", "removals", "dsar", "gdpr",
+                                             "ccpa", "dataprotection", "unsubscribe"]
 
     /// Domain names (letters and digits of the label before the top-level domain) of the page's
     /// web addresses and organisation mailboxes; a person's mailbox names no broker.
@@ -91,7 +92,9 @@ extension FieldExtractor {
     static func brokerByTitle(_ rows: [TextLine], domains: Set<String>) -> Field? {
         let company: Validator = { s in
             let first = s.split(separator: " ").first.map { $0.lowercased() } ?? ""
-            guard !["section", "part", "step", "page", "schedule", "appendix", "form", "request"].contains(first) else { return nil }
+            // (Nor a possessive: "Your Privacy Request" is the page's, not a broker's, name.)
+            guard !["section", "part", "step", "page", "schedule", "appendix", "form", "request", "your", "my", "our", "this"].contains(first)
+            else { return nil }
             return Self.company(s)
         }
         guard var f = find(rows, #"^.*?(?:REQUEST|FORM)\s+[—–-]+\s+(.+)$"#, transform: company)

@@ -19,7 +19,7 @@ extension FieldExtractor {
     /// A one-line postal address, "12 Oak Street, Apt 4, Austin, TX 78701" (capture group 1).
     static let oneLineAddress = oneLineAddress(state: #"[A-Za-z][A-Za-z ]*?"#)
     /// The same with a two-character state code that may hold a mark or a digit for its I ("|A").
-    static let oneLineAddressMarkedState = oneLineAddress(state: #"[A-Za-z|!1]{2}"#)
+    static let oneLineAddressMarkedState = oneLineAddress(state: #"[A-Za-z|!105]{2}"#)
 
     static func oneLineAddress(state: String) -> String {
         #"([0-9]+[^,]*(?:,\s*(?:Apt|Unit|Suite|#)[^,]*)?,\s*[\p{L} .'-]+,?\s+"# + state + #"\s+[0-9]{5}(?:-[0-9]{4})?)"#
@@ -45,14 +45,19 @@ extension FieldExtractor {
         }
         if f["street_address"] == nil {
             let lead = #"(?:(?i:\bmy address is|\bmy home address is)|"# + proseI + #" (?i:live at|reside at))\s+"#
-            // A state code's I read as a mark or a digit ("Des Moines, |A 50309"): taken when the
-            // code so mended is a state's that its ZIP agrees with, for review.
+            // A state code's letter read as a mark or a digit ("Des Moines, |A 50309", "Boise, 10
+            // 83702"): taken when exactly one code so mended is a state's that its ZIP agrees
+            // with, for review.
             func mendedState(_ s: String) -> FieldValue? {
-                guard let r = s.range(of: #"(?<=[\s,])[A-Za-z|!1]{2}(?=,?\s+[0-9]{5}(?:-[0-9]{4})?\s*$)"#, options: .regularExpression),
-                      case let zipCode = String(s[r.upperBound...].filter(\.isNumber).prefix(5)),
-                      case let code = String(s[r].map { "|!1".contains($0) ? "I" : $0 }).uppercased(), code != String(s[r]),
-                      states.values.contains(code), zip(zipCode, agreesWith: code) else { return nil }
-                return fullAddress(s.replacingCharacters(in: r, with: code))
+                guard let r = s.range(of: #"(?<=[\s,])[A-Za-z|!105]{2}(?=,?\s+[0-9]{5}(?:-[0-9]{4})?\s*$)"#, options: .regularExpression),
+                      case let zipCode = String(s[r.upperBound...].filter(\.isNumber).prefix(5)) else { return nil }
+                let read = s[r].uppercased().map { c -> [Character] in
+                    "|!1".contains(c) ? ["I"] : c == "0" ? ["O", "D"] : c == "5" ? ["S"] : [c]
+                }
+                let codes = read[0].flatMap { a in read[1].map { b in String([a, b]) } }
+                    .filter { $0 != String(s[r]) && states.values.contains($0) && zip(zipCode, agreesWith: $0) }
+                guard codes.count == 1 else { return nil }
+                return fullAddress(s.replacingCharacters(in: r, with: codes[0]))
             }
             func mended() -> Field? {
                 var found = find(paragraphs, lead + oneLineAddressMarkedState, sensitive: true, transform: mendedState)
