@@ -113,7 +113,8 @@ enum Preprocessor {
     static func run(_ input: LeptImage, options o: PreprocessOptions) throws(OCRError) -> (LeptImage, PreprocessReport) {
         var report = PreprocessReport()
         var image = input
-        let sourceResolution = input.resolution >= 70 && input.resolution <= 1200 ? input.resolution : 300
+        let stated = (70...1200).contains(input.resolution)
+        let sourceResolution = stated ? input.resolution : 300
         report.resolution = sourceResolution
         let anyStep = o.grayscale || o.perspective || o.deskew || o.normalizeBackground || o.rescale || o.binarize
         let bilevel = o.smoothBilevel && (image.depth == 1 || (image.depth == 8 && pixGetColormap(image.pix) == nil && isBilevel(image)))
@@ -241,7 +242,7 @@ enum Preprocessor {
         // letters have: a grey card's bold values among speckle were dropped as noise ("ASHI." for
         // TAKAHASHI). Such a page is given the resolution its capitals imply (Tesseract's own
         // estimate is about 12.5 × the capital height) when that is clearly lower.
-        if !(70...1200).contains(input.resolution), let height = measuredHeight {
+        if !stated, let height = measuredHeight {
             let implied = Self.resolutionPerCapitalPixel * height * rescaled
             if implied < 0.8 * Double(report.resolution) { report.resolution = max(70, Int(implied.rounded())) }
         }

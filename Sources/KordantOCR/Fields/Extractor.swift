@@ -453,15 +453,15 @@ enum FieldExtractor {
         guard found >= 2, !ticked.isEmpty else { return nil }
         // An option in the list whose box says nothing (a mark in a far column, a glyph neither
         // blank nor crossed) may be ticked: the list is incomplete, not a smaller request.
-        if let first = decidedRows.first, let last = decidedRows.last,
-           undecidedRows.contains(where: { $0 >= first - 1 && $0 <= last + 1 }) { doubtful = true }
         // So is a box whose option's words were not read as one ("[ PRO data" under a stamp)
         // beside the options read or among their rows.
-        if let first = decidedRows.first, let last = decidedRows.last,
-           rows.indices.contains(where: { i in
-               keys[i] == nil && rows[i].words.count >= 2 && opensWithBox(rows[i].words[0].text)
-                   && ((i >= first - 1 && i <= last + 1) || decidedRows.contains { sameLine(rows[$0], rows[i]) })
-           }) { doubtful = true }
+        if let first = decidedRows.first, let last = decidedRows.last {
+            let among = (first - 1)...(last + 1)
+            if undecidedRows.contains(where: among.contains) || rows.indices.contains(where: { i in
+                keys[i] == nil && rows[i].words.count >= 2 && opensWithBox(rows[i].words[0].text)
+                    && (among.contains(i) || decidedRows.contains { sameLine(rows[$0], rows[i]) })
+            }) { doubtful = true }
+        }
         var f = field(.text(Array(Set(ticked)).sorted().joined(separator: ",")), words)
         f.needsReview = doubtful || f.needsReview
         return f
@@ -1039,8 +1039,10 @@ enum FieldExtractor {
         // A speck read as a full stop after a word of a card's name ("BABAJIDE. OLUWATOBILOBA"):
         // a name in capitals has none but after an initial. Dropped, not sure.
         for name in ["surname", "given_names"] {
-            guard let v = f[name]?.value.string, v.range(of: #"(?<=\p{Lu}{2})\.(?= \p{Lu})"#, options: .regularExpression) != nil else { continue }
-            f[name]?.value = .text(v.replacingOccurrences(of: #"(?<=\p{Lu}{2})\.(?= \p{Lu})"#, with: "", options: .regularExpression))
+            guard let v = f[name]?.value.string,
+                  case let mended = v.replacingOccurrences(of: #"(?<=\p{Lu}{2})\.(?= \p{Lu})"#, with: "", options: .regularExpression), mended != v
+            else { continue }
+            f[name]?.value = .text(mended)
             f[name]?.needsReview = true
         }
         // A card's name with a lone letter before another word ("S JOERD", "B AR") is a name
@@ -1342,18 +1344,17 @@ struct LabelledPage {
                     text = mended
                     repaired = true
                 }
-                // A number the paragraph wrapped at its hyphen ("Phone (optional): 474-" over "390-9819").
-                if spec.validate(text) == nil, spec.structured, text.hasSuffix("-"), words.last == layout.rows[hit.row].segments.last?.words.last,
-                   let rest = wrappedLine(after: hit), spec.validate(text + rest[0].text) != nil {
-                    text += rest[0].text
-                    used.append(rest[0])
-                }
-                // Or after its area code ("Telephone number: (647)" over "326-0848").
-                if spec.validate(text) == nil, field == "phone", text.range(of: #"^\(?[0-9]{3}\)?$"#, options: .regularExpression) != nil,
-                   words.last == layout.rows[hit.row].segments.last?.words.last, let rest = wrappedLine(after: hit),
-                   rest[0].text.range(of: #"^[0-9]{3}[-.][0-9]{4}$"#, options: .regularExpression) != nil, spec.validate(text + " " + rest[0].text) != nil {
-                    text += " " + rest[0].text
-                    used.append(rest[0])
+                // A number the paragraph wrapped at its hyphen ("Phone (optional): 474-" over "390-9819")
+                // or after its area code ("Telephone number: (647)" over "326-0848").
+                if spec.validate(text) == nil, spec.structured, words.last == layout.rows[hit.row].segments.last?.words.last,
+                   let rest = wrappedLine(after: hit) {
+                    let areaCode = field == "phone" && text.range(of: #"^\(?[0-9]{3}\)?$"#, options: .regularExpression) != nil
+                        && rest[0].text.range(of: #"^[0-9]{3}[-.][0-9]{4}$"#, options: .regularExpression) != nil
+                    let joined = text.hasSuffix("-") ? text + rest[0].text : areaCode ? text + " " + rest[0].text : nil
+                    if let joined, spec.validate(joined) != nil {
+                        text = joined
+                        used.append(rest[0])
+                    }
                 }
                 if spec.validate(text) == nil {
                     guard let (extended, more) = continuation(of: hit, words: words) else {

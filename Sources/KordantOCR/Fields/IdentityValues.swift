@@ -234,7 +234,7 @@ extension FieldExtractor {
             if words.count >= 2, !words[0].text.contains(where: \.isLetter) { words.removeFirst() }
             return words.isEmpty ? nil : words
         }
-        func name(_ r: Row) -> (value: String, words: [Word])? {
+        func nameLine(_ r: Row) -> (value: String, words: [Word])? {
             // (Not a line led by a short label: "LN SMITH" is labelled, and was not found so.)
             guard let words = unnumbered(r), words.count <= 4, !FieldNumbers.shortLabels.contains(words[0].text.uppercased()) else { return nil }
             // (A mark glued to the name: "*MAKEDA".)
@@ -247,18 +247,18 @@ extension FieldExtractor {
             return (value, words)
         }
         // The house number, after a field number or mark if one was read ("8 2208 ELM ST", "# 9861 …").
-        func street(_ r: Row) -> Bool {
+        func streetLine(_ r: Row) -> Bool {
             guard r.segments.count == 1 else { return false }
             let words = Array(r.segments[0].words.drop { w in !w.text.contains(where: \.isLetter) }), i = r.segments[0].words.count - words.count
             guard i >= 1, words.contains(where: { $0.text.filter(\.isLetter).count >= 2 }), case let number = r.segments[0].words[i - 1].text,
                   number.allSatisfy(\.isNumber), (1...6).contains(number.count) else { return false }
             return true
         }
-        func city(_ r: Row) -> Bool {
+        func cityLine(_ r: Row) -> Bool {
             r.segments.map(\.text).joined(separator: " ").range(of: #"^[A-Z][A-Za-z .'-]*, ?[A-Za-z]{2}\b"#, options: .regularExpression) != nil
         }
-        guard let s = rows.indices.first(where: { $0 >= 2 && $0 + 1 < rows.count && street(rows[$0]) && city(rows[$0 + 1]) }),
-              let given = name(rows[s - 1]), let surname = name(rows[s - 2]), s < 3 || name(rows[s - 3]) == nil else { return found }
+        guard let s = rows.indices.first(where: { $0 >= 2 && $0 + 1 < rows.count && streetLine(rows[$0]) && cityLine(rows[$0 + 1]) }),
+              let given = nameLine(rows[s - 1]), let surname = nameLine(rows[s - 2]), s < 3 || nameLine(rows[s - 3]) == nil else { return found }
         var fields = found
         for (key, n) in [("surname", surname), ("given_names", given)] {
             var f = field(.text(n.value), n.words)
