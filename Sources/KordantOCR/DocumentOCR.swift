@@ -201,7 +201,15 @@ public final class OCRWorker {
         if let asLoaded { combined = TwoReadings.filled(combined, from: asLoaded, readings: voters) }
         // The requester's addresses checked against the name as finally read (diacritics included).
         if combined.kind == .optout { FieldExtractor.namesAgreed(&combined.fields) }
-        if second != nil || asLoaded != nil { combined.timings = clock?.steps ?? [] }
+        // A poorly read document number read again on its own (not one a valid zone gave).
+        var reread = false
+        if combined.kind == .id, combined.source == .ocr, zone?.valid != true,
+           (combined.fields["document_number"]?.confidence ?? 100) < DocumentNumberReread.poor {
+            combined.fields = try documentNumberReread(combined.fields, image: image)
+            clock?.mark("number.reread")
+            reread = true
+        }
+        if second != nil || asLoaded != nil || reread { combined.timings = clock?.steps ?? [] }
         return combined
     }
 
@@ -442,6 +450,8 @@ public final class OCRWorker {
         // title alone at 96). Kept or not, a reading under `poorForFields` gives its fields: a
         // small grey card's labels a median or a flattening thinned out can read whole as loaded.
         var asLoaded: (page: PageText, report: PreprocessReport, image: LeptImage)?
+        // Whether the reading kept is the page as loaded read at Tesseract's own estimate.
+        var readAtEstimate = false
         // (Between the two thresholds only for the fields, so not on a page of none of our kinds,
         // nor when no second reading is wanted.)
         let forFields = o.secondReading && page.meanConfidence < Self.poorForFields
@@ -451,7 +461,13 @@ public final class OCRWorker {
             let (plain, plainReport) = try Preprocessor.run(input, options: .none)
             // (Lines read poorly are read inverted too here, on a poor page only: a title printed
             // light on a dark band.)
-            let again = try read(plain, resolution: plainReport.resolution, invert: true)
+            // Read as raw `tesseract` reads it: a page stating no resolution at Tesseract's own
+            // estimate from its letters, not as 300 DPI, at which a speckled passport page's
+            // column of values beside its photo was dropped (`DIMITRIOS … 28 AUG 1965 … M` at its
+            // estimate, its last two lines alone at 300). On nine dev sets (684 pages), fields
+            // exact +9, wrong unchanged, CER equal or lower (benchmarks/README.md, session 56).
+            let estimated = !(70...1200).contains(input.resolution)
+            let again = try read(plain, resolution: estimated ? 0 : plainReport.resolution, invert: true)
             handleHoldsKept = false
             // (Its fields only if the page kept is the right way up as this one is.)
             if o.secondReading, report.rotation == turn {
@@ -466,6 +482,7 @@ public final class OCRWorker {
                 asLoaded = o.secondReading && report.rotation == turn ? (page, report, prepared) : nil
                 handleHoldsKept = true
                 (prepared, page, report) = (plain, again, plainReport)
+                readAtEstimate = estimated
                 report.steps = (turn != 0 ? ["orientation"] : []) + ["unprocessed"]
                 report.rotation = turn
                 if turn != 0 { report.turnedFirst(turn, given: image, turned: input) }
@@ -494,6 +511,7 @@ public final class OCRWorker {
             clock?.mark("reread")
         }
         var result = finish(page, source: .ocr, index: index, report: report, scanned: scanned, image: prepared, options: o)
+        if readAtEstimate { result.preprocessing.resolution = 0 }
         // A poor reading of none of our kinds whose page as loaded reads as one of them is of that
         // kind (a card's title printed white on a dark band, which the smoothed fax lost and the
         // page as loaded reads: "IDENTITY CARD"); the page as loaded then fills its gaps (below).

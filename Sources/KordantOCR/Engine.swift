@@ -189,11 +189,22 @@ final class TesseractHandle {
         guard TessBaseAPIRecognize(api, nil) == 0 else { throw OCRError(.engineFailed, path: "tesseract", "recognition failed") }
         var words: [Word] = []
         var block = 0, paragraph = 0, line = 0, wordIndex = 0
+        // Each block's text and the box of its words, for `ReadingOrder`.
+        var blockTexts: [String] = [], blockBoxes: [BoundingBox?] = []
         if let iterator = TessBaseAPIGetIterator(api) {
             defer { TessResultIteratorDelete(iterator) }
             let page = TessResultIteratorGetPageIterator(iterator)
             repeat {
-                if TessPageIteratorIsAtBeginningOf(page, RIL_BLOCK) != 0 { block += 1; paragraph = 0 }
+                if TessPageIteratorIsAtBeginningOf(page, RIL_BLOCK) != 0 {
+                    block += 1; paragraph = 0
+                    var blockText = ""
+                    if let t = TessResultIteratorGetUTF8Text(iterator, RIL_BLOCK) {
+                        blockText = String(cString: t)
+                        TessDeleteText(t)
+                    }
+                    blockTexts.append(blockText)
+                    blockBoxes.append(nil)
+                }
                 if TessPageIteratorIsAtBeginningOf(page, RIL_PARA) != 0 { paragraph += 1; line = 0 }
                 if TessPageIteratorIsAtBeginningOf(page, RIL_TEXTLINE) != 0 { line += 1; wordIndex = 0 }
                 guard let cText = TessResultIteratorGetUTF8Text(iterator, RIL_WORD) else { continue }
@@ -203,15 +214,24 @@ final class TesseractHandle {
                 wordIndex += 1
                 var l: Int32 = 0, t: Int32 = 0, r: Int32 = 0, b: Int32 = 0
                 TessPageIteratorBoundingBox(page, RIL_WORD, &l, &t, &r, &b)
+                let box = BoundingBox(x: Int(l), y: Int(t), width: Int(r - l), height: Int(b - t))
                 words.append(Word(text: text, confidence: Double(TessResultIteratorConfidence(iterator, RIL_WORD)),
-                                  box: BoundingBox(x: Int(l), y: Int(t), width: Int(r - l), height: Int(b - t)),
-                                  block: block, paragraph: paragraph, line: line, word: wordIndex))
+                                  box: box, block: block, paragraph: paragraph, line: line, word: wordIndex))
+                if block > 0 { blockBoxes[block - 1] = blockBoxes[block - 1].map { $0.union(box) } ?? box }
             } while TessPageIteratorNext(page, RIL_WORD) != 0
         }
         var text = ""
         if let t = TessBaseAPIGetUTF8Text(api) {
             text = String(cString: t)
             TessDeleteText(t)
+        }
+        // The blocks in the order printed (see `ReadingOrder`), when that is not Tesseract's and
+        // its blocks' texts make up its page text (they do, but for blocks of blanks, which the
+        // page text leaves out and so does this: the check is a safeguard).
+        let shown = blockBoxes.indices.filter { blockBoxes[$0] != nil && blockTexts[$0].contains { !$0.isWhitespace } }
+        let order = ReadingOrder.order(shown.map { blockBoxes[$0]! }).map { shown[$0] }
+        if order != shown, shown.map({ blockTexts[$0] }).joined() == text {
+            text = order.map { blockTexts[$0] }.joined()
         }
         /// A rendering Tesseract allocated, as a String (freed).
         func take(_ wanted: Bool, _ make: (OpaquePointer?, Int32) -> UnsafeMutablePointer<CChar>?) -> String? {

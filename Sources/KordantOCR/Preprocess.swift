@@ -75,7 +75,8 @@ public struct PreprocessReport: Sendable, Equatable, Codable {
     public var outline: [PagePoint]?
     /// Median capital-letter height found, in pixels, before rescaling.
     public var textHeight: Double?
-    /// Resolution handed to Tesseract.
+    /// Resolution handed to Tesseract; 0 when the page was read as loaded without one, at
+    /// Tesseract's own estimate (it states none).
     public var resolution = 300
     /// How the image read came from the image as given (nil: it is the image as given); the
     /// page's boxes are mapped back through it.

@@ -138,7 +138,8 @@ import Testing
     /// it reads clearly more words, labels and all. That reading is kept and the
     /// prepared one fills its gaps: the text has the labels, the sex is read "F" as printed (the
     /// build before this change, keeping the prepared reading, had "X"), and the birth and expiry
-    /// dates come in review.
+    /// dates are read (in review when the prepared reading gave them; read as loaded at
+    /// Tesseract's own estimate of the resolution, as raw `tesseract` reads it, it reads them itself).
     @Test func aReadingWithItsLabelsRubbedOutGivesWayToThePageAsLoaded() throws {
         let path = Self.root + "/Tests/Fixtures/ocr-fallback/s39-dev-030-id-passport-page-photocopy.png"
         let read = try OCRWorker(orientation: false).process(image: try ImageLoader.load(path: path)[0], options: OCROptions())
@@ -148,7 +149,7 @@ import Testing
         #expect(read.fields["sex"]?.value == .text("F"), "\(read.fields)")
         #expect(read.fields["given_names"]?.value == .text("PRIYA"))
         for (name, value) in [("date_of_birth", "1999-06-20"), ("expiry_date", "2027-04-25")] {
-            #expect(read.fields[name]?.value == .text(value) && read.fields[name]?.needsReview == true, "\(name): \(read.fields)")
+            #expect(read.fields[name]?.value == .text(value), "\(name): \(read.fields)")
         }
     }
 
@@ -185,13 +186,15 @@ import Testing
     /// A passport page photocopied with speckle (seed 42, dev, document 24): under the 3 × 3 median
     /// twice (and the 5 × 5 one) Tesseract's layout takes its column of labels and values for a
     /// picture and reads the title alone, at 96. Sure as it is, a reading of a few words is set
-    /// against the page as loaded, which reads the column: the page is a passport, its
-    /// nationality, sex and expiry read.
+    /// against the page as loaded, which reads the column: the page is a passport, its names,
+    /// nationality, sex and number read. (Read as loaded at 300 DPI it lost the names and read
+    /// the expiry; at Tesseract's own estimate, as raw `tesseract` reads it, the other way round.)
     @Test func aSureReadingOfAFewWordsIsSetAgainstThePageAsLoaded() throws {
         let read = try Self.readUnderTheMedianTwice("s42-dev-024-id-passport-page-photocopy.png")
         #expect(read.kind == .id, "\(read.text.prefix(300))")
         #expect(read.preprocessing.steps == ["unprocessed"], "\(read.preprocessing)")
-        for (name, value) in [("nationality", "KEN"), ("sex", "M"), ("expiry_date", "2032-11-21")] {
+        for (name, value) in [("surname", "TESFAYE"), ("given_names", "MAKEDA"), ("nationality", "KEN"), ("sex", "M"),
+                              ("document_number", "C96D30903")] {
             #expect(read.fields[name]?.value == .text(value), "\(name): \(read.fields)")
         }
     }

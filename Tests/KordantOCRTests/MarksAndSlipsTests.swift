@@ -81,8 +81,12 @@ import Testing
                                                         "2 JUAN CARLOS ALBERTO", "3 DOB 11/07/1958 1s SEX F",
                                                         "4a ISS 08/15/2016 4b EXP 08/15/2026"]).lines)
         #expect(value(licence, "sex") == "F", "\(licence)")
-        #expect(value(FieldExtractor.idVisual(WordPage(["NORTH CAROLINA DRIVER'S LICENSE USA", "4d DLN W303-2621-7173",
-                                                        "3 DOB 11/07/1958 is SEX F", "4a ISS 08/15/2016 4b EXP 08/15/2026"]).lines), "sex") == nil)
+        // "is" is no 15: "SEX" mid-line is no label there, and the F after the date is taken only
+        // by its shape (`byValueShape`), for review.
+        let notNumbered = FieldExtractor.idVisual(WordPage(["NORTH CAROLINA DRIVER'S LICENSE USA", "4d DLN W303-2621-7173",
+                                                            "3 DOB 11/07/1958 is SEX F", "4a ISS 08/15/2016 4b EXP 08/15/2026"]).lines)
+        #expect(value(notNumbered, "sex") == "F" && notNumbered["sex"]?.needsReview == true)
+        #expect(licence["sex"]?.needsReview == false)
 
         var wisconsin = WordPage()
         for (i, row) in ["WISCONSIN", "OPERATOR LICENSE", "LIC# V2018478", "LN ERDOS", "PN GYULA", "DOB 03/03/1943 EXP 10/05/2030"].enumerated() {

@@ -58,12 +58,14 @@ extension FieldExtractor {
     ]
 
     /// Whether `word` is not in `text` but a stretch of it is one letter off `word` ("vlachos" in
-    /// "dkonstantinopoulosviachos"). Only for words of five letters or more: shorter ones match by chance.
+    /// "dkonstantinopoulosviachos"), or two for a word of seven letters or more: a letter the
+    /// English model lacks is often read as two ("Simiinkova" beside "simunkova", "Aratijo"
+    /// beside "araujo"). Only for words of five letters or more: shorter ones match by chance.
     static func nearlyContains(_ text: String, _ word: String) -> Bool {
         guard word.count >= 5, !text.contains(word) else { return false }
-        let t = Array(text), n = word.count
-        for length in (n - 1)...(n + 1) where length <= t.count {
-            for start in 0...(t.count - length) where PageLayout.editDistance(String(t[start..<(start + length)]), word, limit: 1) == 1 {
+        let t = Array(text), n = word.count, limit = n >= 7 ? 2 : 1
+        for length in (n - limit)...(n + limit) where length <= t.count {
+            for start in 0...(t.count - length) where (1...limit).contains(PageLayout.editDistance(String(t[start..<(start + length)]), word, limit: limit)) {
                 return true
             }
         }

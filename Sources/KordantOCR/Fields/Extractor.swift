@@ -141,8 +141,16 @@ enum FieldExtractor {
         }
         if f["grantee"] == nil {
             f["grantee"] = find(text, lastParty + name + role + #"(?i:Grantee)["”'’™]*\s*\)"#, sensitive: true, transform: fullName)
+                // A first name read in small letters after "and" ("and kittisak Suwannakittiwong
+                // (hereinafter "Grantee")"): capitalised, for review.
+                ?? forReview(find(text, #"(?<![\p{L}.'’ʻ-])(?i:and)\s+(\p{Ll}{4,} [A-Z][\p{L}.'’ʻ-]*(?: (?:[\p{L}.'’ʻ-]+|&))*?)"# + role
+                                    + #"(?i:Grantee)["”'’™]*\s*\)"#, sensitive: true, transform: { fullName($0.prefix(1).uppercased() + $0.dropFirst()) }))
                 ?? find(text, #"(?i:conveys? and warrants?|grants?|conveys?|quitclaims?|convey)\s+(?i:un)?(?i:to)\s+"# + name + #",\s+(?i:Grantee)\b"#,
                         sensitive: true, transform: fullName)
+                // A first name read in small letters ("grants to ifigo Garcia Marquez, Grantee"):
+                // the rest is the party's name without its start, for review.
+                ?? forReview(find(text, #"(?i:conveys? and warrants?|grants?|conveys?|quitclaims?|convey)\s+(?i:un)?(?i:to)\s+\p{Ll}\S*\s+"#
+                                    + name + #",\s+(?i:Grantee)\b"#, sensitive: true, transform: fullName))
                 ?? find(text, lastParty + name + #",\s+(?i:Grantee)\s*,"#, sensitive: true, transform: fullName)
                 ?? signature(find(text, name + #",\s+(?i:Grantee)\b"#, sensitive: true, transform: fullName))
                 ?? find(text, #"(?i:conveys? and warrants?|grants?|conveys?|quitclaims?)\s+(?i:un)?(?i:to)\s+"# + name + #"(?=\s*\(|,)"#,
@@ -292,8 +300,11 @@ enum FieldExtractor {
             }
         }
         if let options = requestOptions(optionLines(page.layout), tick: tick, after: after) { f["request_options"] = options }
+        // (Or as Tesseract read it, before a stray mark was cut off: "|X" for TX, the T's bar lost.)
         if f["state"] == nil, let read = page.rejectedValues["state"], let zipCode = f["zip"]?.value.string,
-           let code = stateNearZip(read.text, zipCode) {
+           let code = stateNearZip(read.text, zipCode) ?? read.words.first.flatMap({ cut in
+               read.words.count == 1 ? lines.lazy.flatMap(\.words).first { $0.box.intersects(cut.box) && $0.text != cut.text && $0.text.hasSuffix(cut.text) } : nil
+           }).flatMap({ stateNearZip($0.text, zipCode) }) {
             // Set by its ZIP and its remains: not a reading, so for review.
             f["state"] = field(.text(code), read.words)
             f["state"]?.needsReview = true
@@ -334,7 +345,12 @@ enum FieldExtractor {
             if let one = agreeing.first, Set(agreeing.map(\.zip)).count == 1 { f["zip"] = taken(one.zip, one.words) }
         } else if let known = f["zip"]?.value.string {
             let agreeing = stateCells.filter { zipPrefixes[$0.code] != nil && zip(known, agreesWith: $0.code) }
-            if let one = agreeing.first, Set(agreeing.map(\.code)).count == 1 { f["state"] = taken(one.code, one.words) }
+            if let one = agreeing.first, Set(agreeing.map(\.code)).count == 1 {
+                f["state"] = taken(one.code, one.words)
+            } else if case let coded = codedPlaces(layout).filter({ $0.zip.text == known }), let one = coded.first,
+                      Set(coded.map(\.code.text)).count == 1 {
+                f["state"] = taken(one.code.text, [one.code])
+            }
         } else {
             let pairs = zipCells.flatMap { z in
                 stateCells.filter { s in zipPrefixes[s.code] != nil && (z.state == nil || z.state == s.code) && zip(z.zip, agreesWith: s.code) }
@@ -343,7 +359,34 @@ enum FieldExtractor {
             if let (z, s) = pairs.first, Set(pairs.map(\.0.zip)).count == 1, Set(pairs.map(\.1.code)).count == 1 {
                 f["zip"] = taken(z.zip, z.words)
                 f["state"] = taken(s.code, s.words)
+            } else if pairs.isEmpty, case let coded = codedPlaces(layout), let one = coded.first,
+                      Set(coded.map { $0.zip.text + $0.code.text }).count == 1 {
+                // A place's line whose labels above were misread past knowing ("C ity  Stee  AIP
+                // Cade" over "Pittsbureh  PA  15222" on a fax): its state and ZIP, which agree,
+                // for review; its city too when it reads as a place's name.
+                f["zip"] = taken(one.zip.text, [one.zip])
+                f["state"] = taken(one.code.text, [one.code])
+                if f["city"] == nil, !one.city.isEmpty, let city = place(one.city.map(\.text).joined(separator: " ")) {
+                    f["city"] = taken(city.string ?? "", one.city)
+                }
             }
+        }
+    }
+
+    /// Every line that ends in a state's code and a ZIP of that state ("Pittsbureh PA 15222",
+    /// across the cells of a table's row too): the ZIP's word, the code's, and up to three
+    /// capitalised words of letters before them when they are all the line holds besides (the
+    /// city, as read).
+    static func codedPlaces(_ layout: PageLayout) -> [(zip: Word, code: Word, city: [Word])] {
+        layout.rows.compactMap { row in
+            let words = row.segments.flatMap(\.words)
+            guard words.count >= 2, let last = words.last, last.text.count == 5, last.text.allSatisfy(\.isNumber) else { return nil }
+            let code = words[words.count - 2]
+            guard code.text.count == 2, code.text.allSatisfy(\.isUppercase), states.values.contains(code.text),
+                  zipPrefixes[code.text] != nil, zip(last.text, agreesWith: code.text) else { return nil }
+            let before = words.dropLast(2).suffix(3)
+            let city = Array(before.reversed().prefix { $0.text.first?.isUppercase == true && $0.text.allSatisfy { $0.isLetter || ".'-".contains($0) } }.reversed())
+            return (last, code, city.count == words.count - 2 ? city : [])
         }
     }
 
@@ -593,10 +636,18 @@ enum FieldExtractor {
     /// letters or before them as `O`, `@` beside a letter as `Ø`, and `l` starting a word of small
     /// letters as `I`. Nil when nothing changes. Only for names, where no digit, bracket or `@`
     /// belongs and every word but a particle starts with a capital.
-    static func lettersMended(_ text: String) -> String? {
+    static func lettersMended(_ given: String) -> String? {
         // A name printed in capitals has `I` where one in mixed case has `l`.
-        let capitals = !text.contains(where: \.isLowercase)
-        return tokensMapped(text) { token in
+        let capitals = !given.contains(where: \.isLowercase)
+        // A first name whose capital was read small before the name's capitalised rest ("ibrahim
+        // Sahin": a dotted İ; "kittisak Suwannakittiwong"): capitalised. (Not a particle: "van Dijk".)
+        var text = given
+        // (A small l opening it is a capital I, mended below: "loannis".)
+        if !capitals, let r = text.range(of: #"^\p{Ll}{4,}(?= \p{Lu})"#, options: .regularExpression), text.first != "l",
+           !particles.contains(String(text[r])) {
+            text.replaceSubrange(r, with: text[r].prefix(1).uppercased() + text[r].dropFirst())
+        }
+        return tokensMapped(text, { token in
             // A speck read as a degree sign inside a name ("Ka‘°ahumanu"): no name holds one.
             let chars = Array(token.filter(\.isLetter).count >= 3 ? token.replacingOccurrences(of: "°", with: "") : String(token))
             guard chars.contains(where: \.isLetter) else { return String(token) }
@@ -616,7 +667,7 @@ enum FieldExtractor {
                 if c == "@", before || after { return capitals || !before ? "Ø" : "ø" }
                 return c
             })
-        }
+        }) ?? (text == given ? nil : text)
     }
 
     /// `text` with letters that look like digits (`O`, `o`, `Q`, `D`, `@` for 0; `I`, `l`, `|` for
@@ -776,6 +827,9 @@ enum FieldExtractor {
                                                options: .regularExpression)
         // A 7 whose bar was lost reads as a slash ("CASE-/34565"): a reference's number holds none.
             .replacingOccurrences(of: #"(?<=[A-Z]-[0-9]{0,8})/(?=[0-9])"#, with: "7", options: .regularExpression)
+        // A prefix and its number with the hyphen between lost (a fax's thin stroke: "OPT 259973",
+        // "CASE 233343"): joined by one, as the page's references are.
+        joined = joined.replacingOccurrences(of: #"^(\s*[A-Z]{2,6}) ([0-9]{4,})(?=\s*$)"#, with: "$1-$2", options: .regularExpression)
         if let r = joined.range(of: #"^\s*([A-Z]{1,4}) ([A-Z]{1,4}-[0-9]{3,})\b"#, options: .regularExpression) {
             let parts = joined[r].split(separator: " ")
             if parts.count == 2, parts[0].count + parts[1].prefix(while: { $0 != "-" }).count <= 6 {
@@ -844,7 +898,10 @@ enum FieldExtractor {
         guard zipCode.count >= 5, zipCode.prefix(5).allSatisfy(\.isNumber), let p = Int(zipCode.prefix(3)) else { return nil }
         let owners = zipPrefixes.filter { $0.value.contains { $0.contains(p) } }.map(\.key)
         guard owners.count == 1, let code = owners.first else { return nil }
-        let t = read.uppercased().trimmingCharacters(in: ruleGlyphs.union(CharacterSet(charactersIn: " .,:;")))
+        // (A code whose thin first letter was read as a rule, "|X" for TX, "|A" for IA, is two
+        // characters still: only a rule beside a letter or two is trimmed.)
+        let spaced = read.uppercased().trimmingCharacters(in: CharacterSet(charactersIn: " .,:;"))
+        let t = spaced.count == 2 ? spaced : read.uppercased().trimmingCharacters(in: ruleGlyphs.union(CharacterSet(charactersIn: " .,:;")))
         let thin: Set<Character> = ["I", "L", "T", "J", "1", "!", "|"]
         if t.count == 2 {
             let pairs = Array(Swift.zip(t, code))
@@ -1384,12 +1441,17 @@ struct LabelledPage {
                 if readsAsLabel(text, for: field, structured: spec.structured) { continue }
                 // A second party on the next line of the same cell: "JOHN SMITH" / "and MARY SMITH".
                 if ["grantor", "grantee"].contains(field), used.count == words.count, let (extended, more) = continuation(of: hit, words: words),
-                   extended.dropFirst(text.count).trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("and "),
-                   let joined = spec.validate(extended) {
-                    value = joined
-                    used += more
-                    // (Its "and" misread, the line was read poorly: not sure.)
-                    if let opening = more.first?.text.lowercased(), !["and", "&"].contains(opening) { repaired = true }
+                   extended.dropFirst(text.count).trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("and ") {
+                    if let joined = spec.validate(extended) {
+                        value = joined
+                        used += more
+                        // (Its "and" misread, the line was read poorly: not sure.)
+                        if let opening = more.first?.text.lowercased(), !["and", "&"].contains(opening) { repaired = true }
+                    } else {
+                        // A second party whose name was misread past making one ("and LIV @STERGARD"):
+                        // the first alone is not the party, so not sure.
+                        repaired = true
+                    }
                 }
                 out[field] = FieldExtractor.field(value, used)
                 if hit.approximate || repaired { out[field]?.needsReview = true }

@@ -129,11 +129,15 @@ extension FieldExtractor {
             guard let head = segment.words.first, let n = number(segment) ?? inferred[index] else { continue }
             let name = n == "1" ? "surname" : "given_names"
             guard fields[name] == nil else { continue }
-            // Glued ("2ELENI", "20LGA"): the rest of the word is the name's start.
+            // Glued ("2ELENI", "20LGA"): the rest of the word is the name's start. One small letter
+            // among its capitals is a capital misread ("1Ni BHRIAIN" for NI): mended, for review,
+            // not dropped to leave the rest passed off as the whole name.
             let glued = head.text.dropFirst()
-            let gluedName = inferred[index] == nil && glued.count >= 2 && glued.allSatisfy { $0.isUppercase || $0 == "0" }
+            let small = glued.filter(\.isLowercase).count
+            let gluedName = inferred[index] == nil && glued.count >= 2 && glued.first.map({ $0.isUppercase || $0 == "0" }) == true && small <= 1
+                && glued.allSatisfy { $0.isUppercase || $0.isLowercase || $0 == "0" }
             let lead = unled.contains(index) ? 0 : 1
-            let read = Array(((gluedName ? [String(glued)] : []) + segment.words.dropFirst(lead).map(\.text)).joined(separator: " "))
+            let read = Array(((gluedName ? [String(glued).uppercased()] : []) + segment.words.dropFirst(lead).map(\.text)).joined(separator: " "))
             // A name's O read as a zero beside its letters ("20LGA", "O'BRIEN-0 SUILLEABHAIN").
             var chars = read
             for i in chars.indices where chars[i] == "0" {
@@ -141,7 +145,7 @@ extension FieldExtractor {
                 func nameMark(_ c: Character?) -> Bool { c.map { $0.isLetter || "-'".contains($0) } ?? false }
                 if (nameMark(before) || nameMark(after)) && before?.isNumber != true && after?.isNumber != true { chars[i] = "O" }
             }
-            let mended = chars != read
+            let mended = chars != read || (gluedName && small > 0)
             let text = String(chars)
             guard !text.contains(where: \.isLowercase), let value = upperName(text), value.string?.filter(\.isLetter).count ?? 0 >= 2 else { continue }
             let words = gluedName ? Array(segment.words) : Array(segment.words.dropFirst(lead))

@@ -56,6 +56,24 @@ extension FieldExtractor {
             }
         }
         unique("sex") { t in t.count == 1 ? sex(t)?.string : nil }
+        // A card's pair printed after a date on its line with its small label garbled ("Bom
+        // 03/16/1974 Germ F", "ISS 09/27/2018 “*F" on a fax): a lone F or M closing the line, at
+        // most two short words after the date (not a licence's class), the one such on the page.
+        if fields["sex"] == nil {
+            let hits = layout.rows.flatMap(\.segments).compactMap { s -> (value: String, word: Word)? in
+                guard s.words.count >= 2, let last = s.words.last, last.text.count <= 3, case let letters = last.text.filter(\.isLetter),
+                      letters.count == 1, let value = sex(letters)?.string, value != "X", !taken.contains(where: { $0.intersects(last.box) })
+                else { return nil }
+                let before = Array(s.words.dropLast())
+                guard let d = before.indices.last(where: { i in
+                    isoDate(before[i].text) != nil || (i >= 2 && isoDate(before[(i - 2)...i].map(\.text).joined(separator: " ")) != nil)
+                }), before.count - d - 1 <= 2,
+                      before[(d + 1)...].allSatisfy({ $0.text.count <= 6 && !$0.text.contains(where: \.isNumber) && PageLayout.key($0.text) != "class" })
+                else { return nil }
+                return (value, last)
+            }
+            if let first = hits.first, Set(hits.map(\.value)).count == 1 { take("sex", first.value, [first.word]) }
+        }
         unique("document_number") { t in
             guard !t.contains(" "), t.count >= 6, isoDate(t) == nil, let v = documentNumber(t)?.string,
                   v.filter(\.isNumber).count >= 5, v.filter(\.isLetter).count <= 3 else { return nil }

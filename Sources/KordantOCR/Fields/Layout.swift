@@ -58,7 +58,7 @@ struct PageLayout {
                 rows.append(([s], c, h))
             }
         }
-        self.rows = Self.wrappedCellsJoined(rows.map { r in Self.row(r.segments) })
+        self.rows = Self.wrappedCellsJoined(Self.cellsSplitAtColumns(rows.map { r in Self.row(r.segments) }))
         var paragraphs: [TextLine] = []
         var current: [Word] = [], key: (Int, Int)?
         for line in lines {
@@ -93,6 +93,42 @@ struct PageLayout {
         }
         return Row(segments: segs, box: segs.dropFirst().reduce(segs[0].box) { $0.union($1.box) },
                    height: Self.median(segs.flatMap { $0.words.map(\.box.height) }))
+    }
+
+    /// Every label of every kind's vocabulary, by word keys ("date of birth").
+    static let allLabels: Set<String> = Set((Vocabulary.deed + Vocabulary.optout + Vocabulary.id).flatMap(\.keys))
+
+    /// A table's cell run into the next one, the gap between them no wider than a space
+    /// ("Oluwaseun Okonkwo-Eze Birthdate" beside "1994-12-14" on a fax whose grid's rules were
+    /// lost): split before a word that starts where cells start on two other rows or more (the
+    /// grid's column) and begins a label of the vocabulary as spelled (four letters or more, or
+    /// several words), after a gap wider than half a letter's height.
+    static func cellsSplitAtColumns(_ rows: [Row]) -> [Row] {
+        let starts = rows.map { $0.segments.map(\.box.x) }
+        var out = rows
+        for i in rows.indices {
+            var segs: [Segment] = [], changed = false
+            for seg in rows[i].segments {
+                var current: [Word] = []
+                let h = max(median(seg.words.map(\.box.height)), 4)
+                for (k, w) in seg.words.enumerated() {
+                    if k > 0, let last = current.last, 2 * (w.box.x - (last.box.x + last.box.width)) > h,
+                       starts.indices.filter({ $0 != i && starts[$0].contains { 2 * abs($0 - w.box.x) <= h } }).count >= 2,
+                       case let keys = seg.words[k...].prefix(3).map({ key($0.text) }),
+                       (1...keys.count).contains(where: { n in
+                           allLabels.contains(keys[..<n].joined(separator: " ")) && (n > 1 || keys[0].count >= 4)
+                       }) {
+                        segs.append(Segment(current))
+                        current = []
+                        changed = true
+                    }
+                    current.append(w)
+                }
+                segs.append(Segment(current))
+            }
+            if changed { out[i] = row(segs) }
+        }
+        return out
     }
 
     /// Every label of every kind's vocabulary of two words or more, by word keys.
@@ -590,8 +626,9 @@ extension PageLayout {
             }
             // A table's label cell may run on past its synonym in small words ("Email address on
             // file", "Best number to reach you"): up to four, letters only, one of them a link
-            // ("on", "to", "as"), when the value is in the next cell.
-            if !colon, start <= (keys.firstIndex { !$0.isEmpty } ?? 0), end < words.count, s + 1 < rows[r].segments.count,
+            // ("on", "to", "as"), when the value is in the next cell or under the label (a web
+            // form's "Best number to reach you" over "365-692-4675").
+            if !colon, start <= (keys.firstIndex { !$0.isEmpty } ?? 0), end < words.count, s + 1 < rows[r].segments.count || r + 1 < rows.count,
                words.count - end <= 4,
                words[end...].allSatisfy({ $0.text.first?.isLowercase == true && $0.text.allSatisfy(\.isLetter) }),
                words[end...].contains(where: { Self.labelLinks.contains($0.text) }) {
@@ -626,6 +663,13 @@ extension PageLayout {
             // number led by a slash is a value whose 7 a fax thinned to one ("ZIP Code: /0801").
             if end < words.count, (words[end].text.hasPrefix("/") && !words[end].text.contains(where: \.isNumber))
                 || words[end - 1].text.hasSuffix("/") { end = words.count }
+            // So is one after the slash read as a rule ("Given names | Prénoms."): the words after it
+            // are the same field's label again, not its value (nor a label of their own, beside the value's start).
+            if end < words.count, end > start + k, let field, Self.isRuleMark(words[end - 1].text),
+               case let after = words[end...].map({ Self.key($0.text.folding(options: .diacriticInsensitive, locale: nil)) }),
+               vocabulary.contains(where: { $0.field == field && $0.keys.contains { $0.count <= after.count && Array(after.prefix($0.count)) == $0 } }) {
+                end = words.count
+            }
             let box = words[start..<end].dropFirst().reduce(words[start].box) { $0.union($1.box) }
             return LabelHit(row: r, segment: s, start: start, end: end, field: field, colon: colon, opensCell: opensCell,
                             text: words[start..<(start + k)].map(\.text).joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: ":# ")),
