@@ -201,15 +201,7 @@ public final class OCRWorker {
         if let asLoaded { combined = TwoReadings.filled(combined, from: asLoaded, readings: voters) }
         // The requester's addresses checked against the name as finally read (diacritics included).
         if combined.kind == .optout { FieldExtractor.namesAgreed(&combined.fields) }
-        // A poorly read document number read again on its own (not one a valid zone gave).
-        var reread = false
-        if combined.kind == .id, combined.source == .ocr, zone?.valid != true,
-           (combined.fields["document_number"]?.confidence ?? 100) < DocumentNumberReread.poor {
-            combined.fields = try documentNumberReread(combined.fields, image: image)
-            clock?.mark("number.reread")
-            reread = true
-        }
-        if second != nil || asLoaded != nil || reread { combined.timings = clock?.steps ?? [] }
+        if second != nil || asLoaded != nil { combined.timings = clock?.steps ?? [] }
         return combined
     }
 
