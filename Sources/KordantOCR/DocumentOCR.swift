@@ -458,7 +458,7 @@ public final class OCRWorker {
             // column of values beside its photo was dropped (`DIMITRIOS … 28 AUG 1965 … M` at its
             // estimate, its last two lines alone at 300). On nine dev sets (684 pages), fields
             // exact +7, wrong unchanged, CER equal or lower (benchmarks/README.md, session 56).
-            let estimated = !(70...1200).contains(input.resolution)
+            let estimated = !Preprocessor.statesResolution(input)
             let again = try read(plain, resolution: estimated ? 0 : plainReport.resolution, invert: true)
             handleHoldsKept = false
             // (Its fields only if the page kept is the right way up as this one is.)

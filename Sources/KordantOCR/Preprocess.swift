@@ -106,6 +106,10 @@ enum Preprocessor {
     /// Dots per inch per pixel of capital height, as Tesseract estimates a page's resolution.
     static let resolutionPerCapitalPixel = 12.5
 
+    /// Whether `image` states a resolution worth believing (Tesseract's own credible range);
+    /// otherwise the page is taken as 300 DPI, or left to Tesseract's estimate as loaded.
+    static func statesResolution(_ image: LeptImage) -> Bool { (70...1200).contains(image.resolution) }
+
     /// Runs the enabled steps that the page needs. Orientation is not decided here: the caller
     /// reads the page first and only asks OSD when the reading is poor (see `OCRWorker`), so
     /// upright pages never pay for it.
@@ -114,7 +118,7 @@ enum Preprocessor {
     static func run(_ input: LeptImage, options o: PreprocessOptions) throws(OCRError) -> (LeptImage, PreprocessReport) {
         var report = PreprocessReport()
         var image = input
-        let stated = (70...1200).contains(input.resolution)
+        let stated = statesResolution(input)
         let sourceResolution = stated ? input.resolution : 300
         report.resolution = sourceResolution
         let anyStep = o.grayscale || o.perspective || o.deskew || o.normalizeBackground || o.rescale || o.binarize
