@@ -30,6 +30,10 @@ public struct OCROptions: Sendable {
     /// list how long each step took by this clock, in seconds: ``monotonicSeconds``, or an
     /// injected clock in tests. Nil (the default): nothing is timed.
     public var stepClock: (@Sendable () -> Double)?
+    /// The day dates on the page are weighed against: a request or recording date years ahead of
+    /// it, or a birth date after it, is a digit misread ("2075-10-03") and goes to review. The
+    /// day the page is read, unless a caller (a test, a batch replayed later) gives another.
+    public var today = Date()
     /// Whether a fax or a speckled photocopy is read a second time (`DocumentOCR.secondReading`),
     /// and a poor reading's fields are joined by those of the page as loaded
     /// (`OCRWorker.poorForFields`); off only where a test compares the two.
@@ -201,6 +205,8 @@ public final class OCRWorker {
         if let asLoaded { combined = TwoReadings.filled(combined, from: asLoaded, readings: voters) }
         // The requester's addresses checked against the name as finally read (diacritics included).
         if combined.kind == .optout { FieldExtractor.namesAgreed(&combined.fields) }
+        FieldExtractor.lackedLettersFlagged(&combined.fields)
+        FieldExtractor.datesWeighed(&combined.fields, today: o.today)
         if second != nil || asLoaded != nil { combined.timings = clock?.steps ?? [] }
         return combined
     }

@@ -177,8 +177,19 @@ enum Preprocessor {
         }
         // One binary copy serves text-height, skew and upside-down measurements (it is redone
         // only if the page is rescaled).
-        var binary = try LeptImage.make(pixConvertTo1(image.pix, 150), "binarise")
-        let measuredHeight = o.rescale || o.despeckle ? capHeight(binary) : nil
+        var threshold: Int32 = 150
+        var binary = try LeptImage.make(pixConvertTo1(image.pix, threshold), "binarise")
+        let components = o.rescale || o.despeckle ? binary.componentBoxes() : []
+        var measuredHeight = o.rescale || o.despeckle ? capHeight(components) : nil
+        // A photocopy whose print came out lighter than its specks: at 150 the specks are all
+        // there is, and the capital height measured on their clusters (9 px for 25) scaled the
+        // page up with its speckle and kept the median off it.
+        if o.despeckle, !bilevel, let light = try lightPrint(image, components: components) {
+            threshold = light.threshold
+            binary = try LeptImage.make(pixConvertTo1(image.pix, threshold), "binarise")
+            measuredHeight = light.capHeight
+            report.steps.append("light-print")
+        }
         // A grey page drowned in speckle (a photocopy: specks outnumber the other components and
         // cover the page at one or more per square of the capital height) gets a median filter at
         // its own resolution, before any rescaling: speckle touching the letters, which painting
@@ -189,7 +200,7 @@ enum Preprocessor {
             let median = o.median ?? .threeTwice
             if let filtered = median.apply(image) {
                 image = filtered
-                binary = try LeptImage.make(pixConvertTo1(image.pix, 150), "binarise")
+                binary = try LeptImage.make(pixConvertTo1(image.pix, threshold), "binarise")
                 report.steps.append("median")
                 report.median = median
             }
@@ -205,7 +216,7 @@ enum Preprocessor {
                 // pixScale rounds the size: the factor that maps the page is the one it took.
                 report.moved(.scale(Double(scaled.width) / Double(image.width)), from: image)
                 image = scaled
-                binary = try LeptImage.make(pixConvertTo1(image.pix, 150), "binarise")
+                binary = try LeptImage.make(pixConvertTo1(image.pix, threshold), "binarise")
                 rescaled = factor
                 report.scale = scaledFirst * factor
                 report.resolution = Int((Double(sourceResolution) * scaledFirst * factor).rounded())
@@ -219,7 +230,7 @@ enum Preprocessor {
             let before = image
             image = try deskew(image, binary: binary, report: &report)
             // Line profiles need level lines: measure a rotated page again.
-            if image !== before { binary = try LeptImage.make(pixConvertTo1(image.pix, 150), "binarise") }
+            if image !== before { binary = try LeptImage.make(pixConvertTo1(image.pix, threshold), "binarise") }
         }
         if o.orientation {
             let upright = uprightness(binary)
@@ -262,16 +273,8 @@ enum Preprocessor {
     /// either side of Otsu's split), and the steps smoothed back to edges as a fax's are. Nil
     /// when the page has no clear paper and ink.
     static func lightInkThresholded(_ image: LeptImage) throws(OCRError) -> LeptImage? {
-        guard image.depth == 8, pixGetColormap(image.pix) == nil, let histogram = pixGetGrayHistogram(image.pix, 2) else { return nil }
-        var counts = [Double](repeating: 0, count: 256)
-        for i in 0..<256 {
-            var v: Float = 0
-            numaGetFValue(histogram, Int32(i), &v)
-            counts[i] = Double(v)
-        }
-        var owned: UnsafeMutablePointer<NUMA>? = histogram
-        numaDestroy(&owned)
-        guard let split = PageOutline.otsuSplit(counts) else { return nil }
+        guard image.depth == 8, pixGetColormap(image.pix) == nil, let counts = grayHistogram(image, factor: 2),
+              let split = PageOutline.otsuSplit(counts) else { return nil }
         /// The median level of `range`.
         func median(_ range: ClosedRange<Int>) -> Int? {
             let n = range.reduce(0.0) { $0 + counts[$1] }
@@ -289,6 +292,18 @@ enum Preprocessor {
         let eight = try LeptImage.make(pixConvert1To8(nil, binary.pix, 255, 0), "light-ink grey")
         pixSetResolution(eight.pix, pixGetXRes(image.pix), pixGetYRes(image.pix))
         return try smoothBilevel(eight)
+    }
+
+    /// The 256 grey levels' counts of an 8-bit image, sampled every `factor` pixels each way.
+    static func grayHistogram(_ image: LeptImage, factor: Int32) -> [Double]? {
+        guard let histogram = pixGetGrayHistogram(image.pix, factor) else { return nil }
+        var owned: UnsafeMutablePointer<NUMA>? = histogram
+        defer { numaDestroy(&owned) }
+        return (0..<256).map { i in
+            var v: Float = 0
+            numaGetFValue(histogram, Int32(i), &v)
+            return Double(v)
+        }
     }
 
     /// Whether an 8-bit image holds two grey levels only (a bilevel page stored as grey, as PNG
@@ -361,6 +376,27 @@ enum Preprocessor {
         pixSubtract(binary.pix, binary.pix, small)
         report.steps.append("despeckle")
         return cleaned
+    }
+
+    /// The threshold and capital height of a speckled page whose print is lighter than its specks
+    /// (a pale photocopy: paper 208, print 150–170, specks 30–70), or nil. At the fixed 150 such a
+    /// page is specks and fragments of letters; under a 3 × 3 median the specks go, and Otsu's
+    /// split of what is left falls between the paper and the print. Taken only where the median
+    /// copy at that split shows at least twice the letter-sized components the page shows at 150
+    /// (pale pages of the dev photocopies: 46–252 at 150, 150–540 so).
+    /// `components`: the boxes of the page's components at 150.
+    static func lightPrint(_ image: LeptImage, components boxes: [BoundingBox]) throws(OCRError) -> (threshold: Int32, capHeight: Double)? {
+        guard image.depth == 8, pixGetColormap(image.pix) == nil else { return nil }
+        let tiny = boxes.count { $0.width <= 2 && $0.height <= 2 }
+        // Speckled: a sea of dots (a receipt's grain is under half its components).
+        guard tiny >= 1000, tiny >= 3 * (boxes.count - tiny) else { return nil }
+        guard let filtered = pixMedianFilter(image.pix, 3, 3).map(LeptImage.init), let counts = grayHistogram(filtered, factor: 1),
+              let split = PageOutline.otsuSplit(counts), split >= 165 else { return nil }
+        let light = try LeptImage.make(pixConvertTo1(filtered.pix, Int32(split)), "binarise")
+        let letters = { (b: [BoundingBox]) in b.count { $0.height >= 6 && $0.height <= 300 && $0.width >= 2 && $0.width <= $0.height * 3 } }
+        let lightBoxes = light.componentBoxes()
+        guard letters(lightBoxes) >= 2 * letters(boxes), let height = capHeight(lightBoxes) else { return nil }
+        return (Int32(split), height)
     }
 
     /// The specks of a speckled page (components no larger than a ninth of the capital height,
@@ -508,9 +544,12 @@ enum Preprocessor {
     }
     /// Upper-quartile height of letter-sized connected components of a binary image (a proxy for
     /// cap height), or nil.
-    static func capHeight(_ binaryImage: LeptImage) -> Double? {
+    static func capHeight(_ binaryImage: LeptImage) -> Double? { capHeight(binaryImage.componentBoxes()) }
+
+    /// As ``capHeight(_:)``, from the boxes of a binary image's components.
+    static func capHeight(_ components: [BoundingBox]) -> Double? {
         // Letters: taller than specks, not lines or rules, roughly letter-shaped.
-        var heights = binaryImage.componentBoxes()
+        var heights = components
             .filter { $0.height >= 6 && $0.height <= 300 && $0.width >= 2 && $0.width <= $0.height * 3 }.map(\.height)
         guard heights.count >= 20 else { return nil }
         heights.sort()

@@ -44,6 +44,36 @@ extension FieldExtractor {
         return f
     }
 
+    /// Names of the page as finally read (after the Latin model's reading of their letters
+    /// with diacritics) that still spell two i's inside a word go to review: that is what English
+    /// reads for a letter it lacks or a broken capital ("Miiller", "Ibaiiez", "SOMCIIAI" for
+    /// SOMCHAI). At a word's end they are a name's own (Fujii, Ishii); Finnish and Estonian names
+    /// that spell them inside (Riikka, Liisa) go to review too.
+    static func lackedLettersFlagged(_ f: inout [String: Field]) {
+        for key in NameDiacritics.fields {
+            if let v = f[key]?.value.string, v.range(of: #"(?i)ii\p{L}"#, options: .regularExpression) != nil { f[key]?.needsReview = true }
+        }
+    }
+
+    /// Dates that cannot be what the page says they are, read with a digit wrong, go to review
+    /// (kept as read: which digit is not known): a request or a recording after the next year
+    /// ("2075-10-03" for 2025), a birth after `today` or more than 130 years before it.
+    static func datesWeighed(_ f: inout [String: Field], today: Date) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let year = calendar.component(.year, from: today)
+        let day = String(format: "%04d-%02d-%02d", year, calendar.component(.month, from: today), calendar.component(.day, from: today))
+        func iso(_ key: String) -> String? {
+            guard let v = f[key]?.value.string, v.range(of: #"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"#, options: .regularExpression) != nil else { return nil }
+            return v
+        }
+        for key in ["date", "recording_date"] {
+            if let v = iso(key), let y = Int(v.prefix(4)), y > year + 1 { f[key]?.needsReview = true }
+        }
+        // ISO dates compare as strings.
+        if let v = iso("date_of_birth"), let y = Int(v.prefix(4)), v > day || y < year - 130 { f["date_of_birth"]?.needsReview = true }
+    }
+
     /// A name's words as lower-case letters without marks, as web and e-mail addresses spell
     /// them ("Jiří Łukaszewicz-Nowak" → jiri, lukaszewicz, nowak).
     static func foldedWords(_ s: String) -> [String] {

@@ -162,6 +162,8 @@ enum FieldExtractor {
         f["consideration"] = f["consideration"]
             ?? find(text, #"(?:consideration|sum|price)\D{0,60}?(\$\s?[0-9][0-9,]*(?:[. ][0-9]{2}\b)?)"# + wholeAmount, transform: amount)
             ?? find(text, #"\bfor\s+(\$\s?[0-9][0-9,]*(?:[. ][0-9]{2}\b)?)"# + wholeAmount, transform: amount)
+            // Its commas and cents' point read as one another ("$2.258,000.00"): one reading.
+            ?? find(text, #"(?:consideration|sum|price|\bfor)\D{0,60}?("# + mixedAmount + ")" + wholeAmount, transform: amount)
             // Its groups read apart beside a comma ("$1, 923,500.00"): joined, for review.
             ?? forReview(find(text, #"(?:consideration|sum|price)\D{0,60}?(\$\s?[0-9]{1,3}(?:\s?,\s?[0-9]{3})+\.[0-9]{2})"# + wholeAmount, transform: amount))
             ?? onlyAmount(text)
@@ -637,11 +639,21 @@ enum FieldExtractor {
     /// letters as `I`. Nil when nothing changes. Only for names, where no digit, bracket or `@`
     /// belongs and every word but a particle starts with a capital.
     static func lettersMended(_ given: String) -> String? {
+        var text = given
+        // A word of a name in capitals whose capitals shaped as their small letters were read small
+        // beside one read whole ("oGuz GUNES" for OĞUZ GÜNEŞ: the breve made the G stand taller):
+        // in capitals.
+        let words = given.split(separator: " ")
+        if words.count >= 2, words.contains(where: { $0.filter(\.isLetter).count >= 2 && !$0.contains(where: \.isLowercase) }) {
+            text = words.map { w in
+                let small = w.filter(\.isLowercase)
+                return !small.isEmpty && w.contains(where: \.isUppercase) && small.allSatisfy({ "cosuvwxz".contains($0) }) ? w.uppercased() : String(w)
+            }.joined(separator: " ")
+        }
         // A name printed in capitals has `I` where one in mixed case has `l`.
-        let capitals = !given.contains(where: \.isLowercase)
+        let capitals = !text.contains(where: \.isLowercase)
         // A first name whose capital was read small before the name's capitalised rest ("ibrahim
         // Sahin": a dotted İ; "kittisak Suwannakittiwong"): capitalised. (Not a particle: "van Dijk".)
-        var text = given
         // (A small l opening it is a capital I, mended below: "loannis".)
         if !capitals, let r = text.range(of: #"^\p{Ll}{4,}(?= \p{Lu})"#, options: .regularExpression), text.first != "l",
            !particles.contains(String(text[r])) {
@@ -726,10 +738,19 @@ enum FieldExtractor {
             let joined = text[r].replacingOccurrences(of: " ", with: "")
             return numberMended(joined) ?? joined
         }
+        // A space among a parcel number's groups parted by dashes is a dash a fax lost ("29
+        // 3402-115-86" for 29-3402-115-86) or a group read apart ("34-931 2-923-62"): which, the
+        // page does not say. Joined as read, for review.
+        if field == "parcel_number", text.contains("-"), text.range(of: #"[0-9] +[0-9]"#, options: .regularExpression) != nil {
+            let joined = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: #"(?<=[0-9]) +(?=[0-9])"#, with: "", options: .regularExpression)
+            return numberMended(joined) ?? joined
+        }
         if ["instrument_number", "parcel_number"].contains(field) { return numberMended(text) }
-        // A licence number's S read as "§" or "$" ("DL §8685732"): no document number holds either.
+        // A licence number's S read as "§" or "$" ("DL §8685732"), a Y with its bars as a yen sign
+        // ("¥6340197"): no document number holds either.
         if field == "document_number" {
             let t = text.replacingOccurrences(of: #"(?<![A-Za-z0-9])[§$](?=[A-Za-z0-9]{4})"#, with: "S", options: .regularExpression)
+                .replacingOccurrences(of: #"(?<![A-Za-z0-9])¥(?=[A-Za-z0-9]{4})"#, with: "Y", options: .regularExpression)
             return t == text ? nil : t
         }
         if dateFields.contains(field) {
@@ -737,6 +758,18 @@ enum FieldExtractor {
             let joined = text.replacingOccurrences(of: #"^([0-9]) ([0-9])(?= \p{L}{3})"#, with: "$1$2", options: .regularExpression)
             let digits = digitsMended(joined) ?? joined
             let month = monthMended(digits) ?? digits
+            // A day's or month's 0 read as a 9 ("93/14/2002" on a photo of a card): the one way
+            // of taking it back that gives a date.
+            if isoDate(month) == nil, month.range(of: #"^\s*[0-9]{2}[/.-][0-9]{2}[/.-][0-9]{4}\s*$"#, options: .regularExpression) != nil {
+                let t = month.trimmingCharacters(in: .whitespaces)
+                let nines = [0, 3].filter { Array(t)[$0] == "9" }
+                let valid = (1..<(1 << nines.count)).map { mask -> String in
+                    var chars = Array(t)
+                    for (bit, i) in nines.enumerated() where mask & (1 << bit) != 0 { chars[i] = "0" }
+                    return String(chars)
+                }.filter { isoDate($0) != nil }
+                if let first = valid.first, Set(valid.compactMap { isoDate($0)?.string }).count == 1 { return first }
+            }
             return month == text ? nil : month
         }
         return ["zip", "phone"].contains(field) ? digitsMended(text) : nameFields.contains(field) ? lettersMended(text) : nil
@@ -1006,17 +1039,21 @@ enum FieldExtractor {
     /// Ea $1,629,500.00"): a deed's price is the amount it states; with two or more (a fee, a
     /// tax) none is taken. For review: nothing but its being alone says what it is.
     static func onlyAmount(_ lines: [TextLine]) -> Field? {
-        let found = findAll(lines, #"(\$\s?[0-9][0-9,]*(?:[. ][0-9]{2}\b)?)"# + wholeAmount, transform: amount)
+        let found = findAll(lines, "(" + mixedAmount + #"|\$\s?[0-9][0-9,]*(?:[. ][0-9]{2}\b)?)"# + wholeAmount, transform: amount)
         guard var f = found.first, found.allSatisfy({ $0.value == f.value }) else { return nil }
         f.needsReview = true
         return f
     }
 
     /// An amount is taken only whole: "$2.258,000.00" (a comma read as a full stop) once gave
-    /// $2.25, sure of itself. No digit may follow, nor a mark and a digit, nor digits read apart
+    /// $2.25, sure of itself (it is now read whole, ``mixedAmount``). No digit may follow, nor a mark and a digit, nor digits read apart
     /// with a space ("$1 ,533,000.00", "$1, 399,000.00", "$2 409,000.00"); cents whose point was
     /// lost ("$1,224,500 00") are part of the amount.
     static let wholeAmount = #"(?![.,]?\s?[.,]?[0-9])"#
+
+    /// An amount of three-digit groups and cents, its marks read as full stops or commas
+    /// ("$2.258,000.00", "$1.040,000,00"): one reading (see `amount`).
+    static let mixedAmount = #"\$\s?[0-9]{1,3}(?:[.,][0-9]{3})+[.,][0-9]{2}"#
 
     /// "X, Grantor" on a line of its own is a signature line: one of the parties, maybe not all.
     static func signature(_ f: Field?) -> Field? { forReview(f) }
@@ -1093,6 +1130,15 @@ enum FieldExtractor {
             guard let words = f[name]?.value.string?.split(separator: " "), words.count > 1, let last = words.last?.lowercased() else { continue }
             if particles.contains(last), !["and", "&"].contains(last) { f[name]?.needsReview = true }
         }
+        // An O before an apostrophe read as a Q ("Aoife Q'Sullivan", "Q'BRIEN-O SUILLEABHAIN"):
+        // no name opens so. Mended, for review.
+        for name in nameFields {
+            guard let v = f[name]?.value.string,
+                  case let mended = v.replacingOccurrences(of: #"(?<![\p{L}'’])Q(?=['’]\p{L})"#, with: "O", options: .regularExpression), mended != v
+            else { continue }
+            f[name]?.value = .text(mended)
+            f[name]?.needsReview = true
+        }
         // A speck read as a full stop after a word of a card's name ("BABAJIDE. OLUWATOBILOBA"):
         // a name in capitals has none but after an initial. Dropped, not sure.
         for name in ["surname", "given_names"] {
@@ -1114,6 +1160,20 @@ enum FieldExtractor {
             f["city"]?.needsReview = true
         }
         for name in ["street_address", "property_address"] {
+            // An address prints commas, not semicolons ("2275 Riverside Lane; Apt 7"): a comma
+            // misread, for review.
+            if let a = f[name]?.value.string, a.contains(";") {
+                f[name]?.value = .text(a.replacingOccurrences(of: #"\s*;\s*"#, with: ", ", options: .regularExpression))
+                f[name]?.needsReview = true
+            }
+            // So is a full stop after a street type spelled out, before the unit ("Mill Creek
+            // Avenue. Apt 37"; not after an abbreviation, "Main St. Apt 4").
+            if let a = f[name]?.value.string,
+               case let mended = a.replacingOccurrences(of: #"\b(\#(streetTypes.joined(separator: "|")))\.\s+(?=(?:Apt|Apartment|Unit|Suite|Ste|Floor|Fl|Room|Rm)\b|#)"#,
+                                                        with: "$1, ", options: .regularExpression), mended != a {
+                f[name]?.value = .text(mended)
+                f[name]?.needsReview = true
+            }
             if let a = f[name]?.value.string, let mended = streetTypeMended(a) {
                 f[name]?.value = .text(mended)
                 f[name]?.needsReview = true
@@ -1173,6 +1233,17 @@ enum FieldExtractor {
         if let n = f["nationality"]?.value.string, !CountryCodes.all.contains(n) {
             if let code = nationalityMended(n) { f["nationality"]?.value = .text(code) }
             f["nationality"]?.needsReview = true
+        }
+        // A county on no list of the state's counties is a misreading: taken for the one county a
+        // letter or two off it, if any, for review ("Sedqwick" for Sedgwick, "Cast Baton Rouge").
+        if let c = f["county"]?.value.string {
+            switch USCounties.check(c, state: f["state"]?.value.string) {
+            case .listed: break
+            case .near(let name):
+                f["county"]?.value = .text(name)
+                f["county"]?.needsReview = true
+            case .unlisted: f["county"]?.needsReview = true
+            }
         }
         return crossChecked(f)
     }
@@ -1310,8 +1381,22 @@ struct LabelledPage {
         }
         // Below: the next row's words in this label's column.
         let maxX = hit.segment + 1 < row.segments.count ? row.segments[hit.segment + 1].box.x - row.height / 2 : Int.max
-        guard let (r, below) = self.below(row: hit.row, x: hit.box.x, maxX: maxX, tolerance: 3 * max(row.height, 8)) else { return found + wrapped() }
-        if !startsWithLabel(row: r, below) { found.append((below, false)) }
+        var firstBelow: [Word]?
+        if let (r, below) = self.below(row: hit.row, x: hit.box.x, maxX: maxX, tolerance: 3 * max(row.height, 8)), !startsWithLabel(row: r, below) {
+            found.append((below, false))
+            firstBelow = below
+        }
+        // A next cell that holds no label (a stamp read beside "GRANTEE(S)" as "— VED /") bounds
+        // the column only for the first try: the value below may reach under it, up to the next
+        // label along the row.
+        if hit.segment + 1 < row.segments.count, hits[hit.row][hit.segment + 1].isEmpty {
+            let nextLabel = ((hit.segment + 2)..<row.segments.count).first { !hits[hit.row][$0].isEmpty }
+            let wider = nextLabel.map { row.segments[$0].box.x - row.height / 2 } ?? Int.max
+            if let (r, below) = self.below(row: hit.row, x: hit.box.x, maxX: wider, tolerance: 3 * max(row.height, 8)),
+               below != firstBelow, !startsWithLabel(row: r, below) {
+                found.append((below, false))
+            }
+        }
         return found + wrapped()
     }
 
@@ -1329,16 +1414,27 @@ struct LabelledPage {
         for r in (row + 1)..<min(layout.rows.count, row + 3) {
             let candidate = layout.rows[r]
             guard candidate.box.y - bottom < 2 * max(candidate.height, layout.rows[row].height) + 4 else { return nil }
-            let words = candidate.segments.flatMap(\.words).filter {
+            var words = candidate.segments.flatMap(\.words).filter {
                 let c = $0.box.x + $0.box.width / 2
                 return c >= x - tolerance && c < maxX
             }
-            if let first = words.first {
-                guard abs(first.box.x - x) <= tolerance else { return nil }
+            // A rule read as a mark at the label's start parts two columns' values run together
+            // ("… SRINIVASA IYER | SOMCHAI PHANOMYONG" under "GRANTEE(S)"): the words before it are
+            // the column on the left's.
+            if let rule = words.lastIndex(where: { PageLayout.isRuleMark($0.text) && $0.box.x + $0.box.width / 2 <= x + candidate.height / 2 }),
+               rule + 1 < words.count {
+                words = Array(words[(rule + 1)...])
+            }
+            if !words.isEmpty {
+                guard let near = words.firstIndex(where: { abs($0.box.x - x) <= tolerance }) else { return nil }
                 // Only the phrase under the label: a stamp or another column further along the
                 // row, past a wide gap, is not its value.
-                let phrase = candidate.segments.first { $0.words.contains(first) }?.words ?? words
-                return (r, words.filter { phrase.contains($0) })
+                let phrase = candidate.segments.first { $0.words.contains(words[near]) }?.words ?? words
+                // Words before it of another phrase end the column on the left ("… GARCIA MARQUEZ ‖
+                // oGuz GUNES" under "TO (GRANTEE)"); of the same phrase, the row runs on under the
+                // label and is no value of it.
+                guard !words[..<near].contains(where: { phrase.contains($0) }) else { return nil }
+                return (r, words[near...].filter { phrase.contains($0) })
             }
         }
         return nil

@@ -79,6 +79,24 @@ extension FieldExtractor {
                   v.filter(\.isNumber).count >= 5, v.filter(\.isLetter).count <= 3 else { return nil }
             return v
         }
+        // A licence's number after its small "4d DLN" read past knowing ("40 OL 359851864", "J¢
+        // DIN 336878618": the d read as a zero, the D as an O): a mark or two for the field number
+        // (not 5, the discriminator's), two or three letters a letter off DL or DLN (not another
+        // field's short label, "DD"), then the number; the one such line on the page.
+        if fields["document_number"] == nil, isLicence(layout) {
+            let hits = layout.rows.compactMap { row -> (value: String, word: Word)? in
+                let w = row.segments.flatMap(\.words)
+                guard let i = w.indices.dropLast(2).first(where: { i in
+                    let label = w[i + 1].text.uppercased()
+                    return w[i].text.count <= 2 && w[i].text.first != "5" && (2...3).contains(label.count)
+                        && (["DL", "DLN"].contains(label) || !FieldNumbers.shortLabels.contains(label))
+                        && ["DL", "DLN"].contains { PageLayout.editDistance(label, $0, limit: 1) <= 1 }
+                }), !taken.contains(where: { $0.intersects(w[i + 2].box) }),
+                      let v = documentNumber(w[i + 2].text)?.string, v.count >= 6, v.filter(\.isNumber).count >= 5 else { return nil }
+                return (v, w[i + 2])
+            }
+            if hits.count == 1 { take("document_number", hits[0].value, [hits[0].word]) }
+        }
         // Dates: the earliest is the birth, the latest the expiry (an issue date sits between).
         // Two dates at most ten years apart may be issue and expiry, so the earlier is then no birth.
         // Dates inside a longer cell count too, each as read: an AAMVA card prints its pairs side

@@ -362,15 +362,16 @@ struct PageLayout {
     }
 
     /// A label read glued to its value without a colon ("sumameHAILE", "GenderF", "date16"), or
-    /// with its colon read as another mark ("Nationality'NLD"): a word of lower-case letters
+    /// with its colon read as another mark or a dash ("Nationality'NLD", "Code-40507"): a word of lower-case letters
     /// that is (or is close to) a label word, then capitals or digits.
     /// Two words, the box split by characters. A name ("McDONALD") or a brand ("LinkedIn") is
     /// left whole: its lower-case part is no label word.
     static func splitGlued(_ w: Word) -> [Word] {
         let chars = Array(w.text)
         guard let i = chars.indices.dropFirst().first(where: { chars[$0].isUppercase || chars[$0].isNumber }), i >= 3 else { return [w] }
-        // A colon read as another mark stays with the label ("Nationality'NLD").
-        let end = "'’;|!".contains(chars[i - 1]) ? i - 1 : i
+        // A colon read as another mark stays with the label ("Nationality'NLD"); so does a dash
+        // parting pairs ("ZIP Code-40507").
+        let end = "'’;|!-".contains(chars[i - 1]) ? i - 1 : i
         guard end >= 3, chars[1..<end].allSatisfy({ $0.isLowercase }), chars[0].isLetter,
               chars[i...].allSatisfy({ $0.isUppercase || $0.isNumber || "/-.,".contains($0) }) else { return [w] }
         let head = String(chars[..<end]).lowercased()
@@ -563,6 +564,9 @@ extension PageLayout {
                 card: Bool = false, colonless: Bool = false) -> [LabelHit] {
         let words = rows[r].segments[s].words
         let keys = words.map { Self.labelKey($0.text) }
+        // The phrase's usual space between words (none in a phrase of one or two words).
+        let usualSpace = words.count < 3 ? Int.max / 4
+            : Self.median(zip(words, words.dropFirst()).map { $1.box.x - ($0.box.x + $0.box.width) })
         var hits: [LabelHit] = []
         var i = 0
         func make(_ start: Int, _ k: Int, _ field: String?) -> LabelHit {
@@ -585,10 +589,11 @@ extension PageLayout {
                hits.contains(where: \.colon) {
                 colon = true
             }
-            // Or opening its line, after a whole word ("Home Address. 1311 Riverside Road" on a
-            // fax): no abbreviation's full stop ("No.", "Tel."), and a value follows.
+            // Or opening its line, after a whole word ("Home Address. 1311 Riverside Road", "City.
+            // Sacramento" on a fax): no abbreviation's full stop ("No.", "Tel."), and a value follows.
             if !colon, words[end - 1].text.hasSuffix("."), start <= (keys.firstIndex { !$0.isEmpty } ?? 0), end < words.count,
-               words[end - 1].text.filter(\.isLetter).count >= 5, words[end].text.first.map({ $0.isNumber || $0.isUppercase }) == true {
+               words[end - 1].text.filter(\.isLetter).count >= 5 || ["city", "town", "name", "date"].contains(keys[end - 1]),
+               words[end].text.first.map({ $0.isNumber || $0.isUppercase }) == true {
                 colon = true
             }
             // A plural mark read apart from its label ("TRANSFEREE (S) :" for "TRANSFEREE(S):") is
@@ -649,14 +654,24 @@ extension PageLayout {
             // space (the value in the next cell) is parted from its value as by a colon. Not a
             // label word inside a value: "City: Salt Lake City   State: UT".
             let h = max(words[start..<end].map(\.box.height).max() ?? 1, 1)
-            // (A space between words measures up to about one letter height on a photocopy.)
-            func wide(_ a: Word, _ b: Word) -> Bool { b.box.x - (a.box.x + a.box.width) >= h * 5 / 4 }
+            // (A space between words measures up to about one letter height on a photocopy.) Or
+            // nearly a letter height and twice the phrase's usual space: pairs set close on a line
+            // ("Suwannakittiwong   Birthdate June 26, 1952", 40 pixels against 12 to 29).
+            func wide(_ a: Word, _ b: Word) -> Bool {
+                let gap = b.box.x - (a.box.x + a.box.width)
+                return gap >= h * 5 / 4 || (gap * 10 >= h * 9 && gap >= 2 * usualSpace)
+            }
             let opensCell = start <= (keys.firstIndex { !$0.isEmpty } ?? 0)
                 || (start > 0 && (Self.isRuleMark(words[start - 1].text) || wide(words[start - 1], words[start])))
+            // (Mid-line too, after an earlier label on the line with its colon or dash: a form
+            // printing several pairs parted by dashes, "City - Lexington State - Kentucky".)
+            let pairsBefore = hits.contains(where: \.colon)
             while end < words.count, keys[end].isEmpty, words[end].text != "$", !words[end].text.contains("/") {
-                colon = colon || words[end].text.contains(":") || (opensCell && Self.isRuleMark(words[end].text))
+                colon = colon || words[end].text.contains(":") || ((opensCell || pairsBefore) && Self.isRuleMark(words[end].text))
                 end += 1
             }
+            // (The dash glued to the label: "ZIP Code-40507" read apart as "Code-" and its value.)
+            if !colon, opensCell || pairsBefore, words[end - 1].text.count > 1, words[end - 1].text.hasSuffix("-") { colon = true }
             // (Past a wide gap at the end of its phrase, the value is in the next cell: "Billings   State   MT".)
             if !colon, opensCell { colon = end < words.count ? wide(words[end - 1], words[end]) : start > 0 }
             // A second-language label after a slash ("Surname / Nom") belongs to the label; a

@@ -85,10 +85,11 @@ extension FieldExtractor {
         // "$2,020, 500.00", "$1 ,533,000.00": a space beside a thousands comma is a reading split,
         // not two numbers.
         var text = text
-        // "$1.350.000.00": thousands marks read as full stops; with cents last, only one reading.
-        if let r = text.range(of: #"\$\s?[0-9]{1,3}(\.[0-9]{3})+\.[0-9]{2}(?![0-9.,])"#, options: .regularExpression) {
+        // "$1.350.000.00", "$1.040,000,00": thousands marks and the cents' point read as full stops
+        // or commas; with cents last, only one reading.
+        if let r = text.range(of: #"\$\s?[0-9]{1,3}([.,][0-9]{3})+[.,][0-9]{2}(?![0-9.,])"#, options: .regularExpression) {
             let amount = text[r]
-            text.replaceSubrange(r, with: amount.dropLast(3).replacingOccurrences(of: ".", with: ",") + amount.suffix(3))
+            text.replaceSubrange(r, with: amount.dropLast(3).replacingOccurrences(of: ".", with: ",") + "." + amount.suffix(2))
         }
         let s = text.replacingOccurrences(of: #"([0-9])\s*,\s+([0-9]{3})|([0-9])\s+,([0-9]{3})"#, with: "$1$3,$2$4", options: .regularExpression)
             // "$1,224,500 00": two digits after a grouped amount are its cents, the point lost.
@@ -189,6 +190,9 @@ extension FieldExtractor {
 
     /// Parcel numbers: digits with dashes or dots (at least five digits).
     static func parcel(_ s: String) -> FieldValue? {
+        // Groups parted by dashes and a space ("29 3402-115-86"): the space is a dash a fax lost or
+        // a group read apart, not the number's (see `FieldExtractor.mended`).
+        if trimmed(s).range(of: #"[0-9] +[0-9]"#, options: .regularExpression) != nil, s.contains("-") { return nil }
         let t = trimmed(s).replacingOccurrences(of: " ", with: "")
         guard matches(t, #"^[0-9][0-9A-Z.-]{4,24}$"#), t.filter(\.isNumber).count >= 5 else { return nil }
         return .text(t)

@@ -25,8 +25,9 @@ extension FieldExtractor {
         #"([0-9]+[^,]*(?:,\s*(?:Apt|Unit|Suite|#)[^,]*)?,\s*[\p{L} .'-]+,?\s+"# + state + #"\s+[0-9]{5}(?:-[0-9]{4})?)"#
     }
 
-    /// "I" as a word, as Tesseract also reads it ("| live at", "l am").
-    static let proseI = #"(?:^|(?<=\s))[I|l]"#
+    /// "I" as a word, as Tesseract also reads it ("| live at", "l am", "[ live at" on a fax;
+    /// "1961.1 live at", a 1 glued to the sentence before).
+    static let proseI = #"(?:(?:^|(?<=\s))[I|l\[]|(?<=[0-9]\.)1)"#
 
     /// The requester's name, birth date, address and phone from the page's sentences, each only
     /// where `f` has none.
@@ -64,7 +65,18 @@ extension FieldExtractor {
                 found?.needsReview = true
                 return found
             }
-            if let found = find(paragraphs, lead + oneLineAddress, sensitive: true, transform: fullAddress) ?? mended(),
+            // A comma read as a full stop after the street's type ("I live at 869 Washington Way.
+            // Tucson, AZ 85701"): mended, for review.
+            func commaMended() -> Field? {
+                let types = #"\b(?:"# + streetTypes.joined(separator: "|") + #")"#
+                var found = find(paragraphs, lead + #"([0-9]+[^,.]*"# + types + #"\.\s+[\p{L} .'-]+,?\s+[A-Za-z][A-Za-z ]*?\s+[0-9]{5}(?:-[0-9]{4})?)"#,
+                                 sensitive: true, transform: { s in
+                    fullAddress(s.replacingOccurrences(of: "(" + types + #")\.\s+"#, with: "$1, ", options: .regularExpression))
+                })
+                found?.needsReview = true
+                return found
+            }
+            if let found = find(paragraphs, lead + oneLineAddress, sensitive: true, transform: fullAddress) ?? mended() ?? commaMended(),
                let raw = found.value.string, let parts = splitAddress(raw) {
                 f["street_address"] = Field(value: .text(parts.street), confidence: found.confidence, box: found.box, needsReview: found.needsReview)
                 for (k, v) in [("city", parts.city), ("state", parts.state), ("zip", parts.zip)] where f[k] == nil {
