@@ -227,5 +227,9 @@ import Testing
         #expect(FieldExtractor.amount("$2,409,000.00")?.number == 2_409_000)
         #expect(FieldExtractor.amount("$2,409.000.00")?.number == 2_409_000)
         #expect(FieldExtractor.amount("$1.04,000,00") == nil)
+        // Commas alone: an amount cut short by the page's edge ("$1,365,000.00" as "$1,365,00").
+        #expect(FieldExtractor.amount("$1,365,00") == nil)
+        let cut = FieldExtractor.deed(WordPage(["QUITCLAIM DEED", "Assessor's Parcel Number: 89-4781-979-41 Total Consideration: $1,365,00"]).lines)
+        #expect(cut["consideration"] == nil)
     }
 }

@@ -1046,14 +1046,15 @@ enum FieldExtractor {
     }
 
     /// An amount is taken only whole: "$2.258,000.00" (a comma read as a full stop) once gave
-    /// $2.25, sure of itself (it is now read whole, ``mixedAmount``). No digit may follow, nor a mark and a digit, nor digits read apart
-    /// with a space ("$1 ,533,000.00", "$1, 399,000.00", "$2 409,000.00"); cents whose point was
-    /// lost ("$1,224,500 00") are part of the amount.
+    /// $2.25, sure of itself (it is now read whole, ``mixedAmount``). No digit may follow, nor a
+    /// mark and a digit, nor digits read apart with a space ("$1 ,533,000.00", "$1, 399,000.00",
+    /// "$2 409,000.00"); cents whose point was lost ("$1,224,500 00") are part of the amount.
     static let wholeAmount = #"(?![.,]?\s?[.,]?[0-9])"#
 
-    /// An amount of three-digit groups and cents, its marks read as full stops or commas
-    /// ("$2.258,000.00", "$1.040,000,00"): one reading (see `amount`).
-    static let mixedAmount = #"\$\s?[0-9]{1,3}(?:[.,][0-9]{3})+[.,][0-9]{2}"#
+    /// An amount of three-digit groups and cents, its marks read as full stops or commas, one a
+    /// full stop at least ("$2.258,000.00", "$1.040,000,00"): one reading (see `amount`). Commas
+    /// alone are not: "$1,365,00" is "$1,365,000.00" cut short by the page's edge.
+    static let mixedAmount = #"\$\s?(?=[0-9,]*\.)[0-9]{1,3}(?:[.,][0-9]{3})+[.,][0-9]{2}"#
 
     /// "X, Grantor" on a line of its own is a signature line: one of the parties, maybe not all.
     static func signature(_ f: Field?) -> Field? { forReview(f) }

@@ -362,8 +362,8 @@ struct PageLayout {
     }
 
     /// A label read glued to its value without a colon ("sumameHAILE", "GenderF", "date16"), or
-    /// with its colon read as another mark or a dash ("Nationality'NLD", "Code-40507"): a word of lower-case letters
-    /// that is (or is close to) a label word, then capitals or digits.
+    /// with its colon read as another mark or a dash ("Nationality'NLD", "Code-40507"): a word of
+    /// lower-case letters that is (or is close to) a label word, then capitals or digits.
     /// Two words, the box split by characters. A name ("McDONALD") or a brand ("LinkedIn") is
     /// left whole: its lower-case part is no label word.
     static func splitGlued(_ w: Word) -> [Word] {

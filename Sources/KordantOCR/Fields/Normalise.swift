@@ -86,8 +86,8 @@ extension FieldExtractor {
         // not two numbers.
         var text = text
         // "$1.350.000.00", "$1.040,000,00": thousands marks and the cents' point read as full stops
-        // or commas; with cents last, only one reading.
-        if let r = text.range(of: #"\$\s?[0-9]{1,3}([.,][0-9]{3})+[.,][0-9]{2}(?![0-9.,])"#, options: .regularExpression) {
+        // or commas; with cents last, only one reading (`mixedAmount`).
+        if let r = text.range(of: mixedAmount + #"(?![0-9.,])"#, options: .regularExpression) {
             let amount = text[r]
             text.replaceSubrange(r, with: amount.dropLast(3).replacingOccurrences(of: ".", with: ",") + "." + amount.suffix(2))
         }

@@ -68,11 +68,19 @@ extension FieldExtractor {
             // A comma read as a full stop after the street's type ("I live at 869 Washington Way.
             // Tucson, AZ 85701"): mended, for review.
             func commaMended() -> Field? {
-                let types = #"\b(?:"# + streetTypes.joined(separator: "|") + #")"#
-                var found = find(paragraphs, lead + #"([0-9]+[^,.]*"# + types + #"\.\s+[\p{L} .'-]+,?\s+[A-Za-z][A-Za-z ]*?\s+[0-9]{5}(?:-[0-9]{4})?)"#,
-                                 sensitive: true, transform: { s in
-                    fullAddress(s.replacingOccurrences(of: "(" + types + #")\.\s+"#, with: "$1, ", options: .regularExpression))
-                })
+                let typed = Set(streetTypes.map { $0 + "." })
+                var changed = false
+                let mended = paragraphs.map { line in
+                    TextLine(words: line.words.map { w in
+                        guard typed.contains(w.text) else { return w }
+                        changed = true
+                        var comma = w
+                        comma.text = String(w.text.dropLast()) + ","
+                        return comma
+                    })
+                }
+                guard changed else { return nil }
+                var found = find(mended, lead + oneLineAddress, sensitive: true, transform: fullAddress)
                 found?.needsReview = true
                 return found
             }
