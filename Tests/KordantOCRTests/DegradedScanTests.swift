@@ -22,15 +22,7 @@ import Testing
         let page = try ImageLoader.load(path: root + "/TestDocuments/deed_warranty.clean.png")[0]
         let gray = LeptImage(try #require(pixConvertTo8(page.pix, 0)))
         var image = try #require(GrayImage(pix8: gray.pix))
-        var seed: UInt64 = 19
-        func next(_ n: Int) -> Int {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            return Int(seed >> 33) % n
-        }
-        for _ in 0..<count {
-            let x = next(image.width - 4), y = next(image.height - 4), size = 1 + next(3)
-            for dy in 0..<size { for dx in 0..<size { image.pixels[(y + dy) * image.width + x + dx] = 40 } }
-        }
+        image.speckle(count: count, maxSize: 3, seed: 19)
         return try #require(image.leptImage())
     }
 

@@ -20,15 +20,7 @@ import Testing
         for i in image.pixels.indices {
             image.pixels[i] = UInt8(ink + (paper - ink) * Int(image.pixels[i]) / 255)
         }
-        var seed: UInt64 = 23
-        func next(_ n: Int) -> Int {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            return Int(seed >> 33) % n
-        }
-        for _ in 0..<specks {
-            let x = next(image.width - 3), y = next(image.height - 3), size = 1 + next(2)
-            for dy in 0..<size { for dx in 0..<size { image.pixels[(y + dy) * image.width + x + dx] = 40 } }
-        }
+        image.speckle(count: specks, maxSize: 2, seed: 23)
         return try #require(image.leptImage())
     }
 

@@ -15,19 +15,22 @@ enum USCounties {
         case unlisted
     }
 
+    /// A name as printed and its ``key(_:)``, folded once.
+    typealias Entry = (name: String, key: String)
+
     /// Names by state code.
-    static let byState: [String: [String]] = {
-        var out: [String: [String]] = [:]
+    static let byState: [String: [Entry]] = {
+        var out: [String: [Entry]] = [:]
         for line in table.split(separator: "\n") {
             let parts = line.split(separator: "|", maxSplits: 1)
             guard parts.count == 2 else { continue }
-            out[String(parts[0])] = parts[1].split(separator: ";").map(String.init)
+            out[String(parts[0])] = parts[1].split(separator: ";").map { (String($0), key(String($0))) }
         }
         return out
     }()
 
     /// Every name once, for a county whose state is not known.
-    static let all: [String] = Array(Set(byState.values.joined())).sorted()
+    static let all: [Entry] = Set(byState.values.joined().map(\.name)).sorted().map { ($0, key($0)) }
 
     /// Lower-case letters only, without marks ("St. Mary's" → stmarys, "Doña Ana" → donaana).
     static func key(_ s: String) -> String {
@@ -40,19 +43,19 @@ enum USCounties {
         let names = state.flatMap { byState[$0] } ?? all
         let k = key(county)
         guard !k.isEmpty else { return .unlisted }
-        if names.contains(where: { key($0) == k }) { return .listed }
+        if names.contains(where: { $0.key == k }) { return .listed }
         // Short names lie a letter from many others (Polk, Pike, Pope): not mended.
         let limit = k.count < 5 ? 0 : k.count <= 8 ? 1 : 2
         guard limit > 0 else { return .unlisted }
         var best: (distance: Int, name: String)?, tied = false
-        for name in names {
-            let d = PageLayout.editDistance(k, key(name), limit: limit)
+        for entry in names {
+            let d = PageLayout.editDistance(k, entry.key, limit: limit)
             guard d <= limit else { continue }
             if let b = best, d >= b.distance {
                 if d == b.distance { tied = true }
                 continue
             }
-            best = (d, name)
+            best = (d, entry.name)
             tied = false
         }
         guard let best, !tied else { return .unlisted }
