@@ -19,6 +19,9 @@ public struct PreprocessOptions: Sendable, Hashable, Codable {
     /// Smooth bilevel (1-bit) pages into grey before reading (see `Preprocessor.smoothBilevel`),
     /// their dithered pictures painted out first (see `Preprocessor.paintHalftones`).
     public var smoothBilevel = true
+    /// Turn light print on a dark band (a card's or form's title bar) into dark print on light
+    /// (see `Preprocessor.darkBands`).
+    public var darkBands = true
     /// OSD confidence needed before a page is turned. Full pages score 10–22 here; small cards
     /// with little text score below 3 in either direction, so they are left to the upside-down retry.
     public var orientationConfidence: Float = 5
@@ -54,6 +57,7 @@ public struct PreprocessOptions: Sendable, Hashable, Codable {
         o.binarize = false
         o.despeckle = false
         o.smoothBilevel = false
+        o.darkBands = false
         return o
     }
 }
@@ -175,6 +179,17 @@ enum Preprocessor {
                 report.steps.append("background")
             }
         }
+        // A title printed light on a dark band: Tesseract reads dark print on light, and its own
+        // inversion of lines it read poorly left "IDENTITY CARD / CARTE D'IDENTITÉ" on a fax as
+        // "TRO se BDAC) ICT:", so the card went unrecognised. (Before the page is measured and
+        // levelled: the band's letters count as text, and a band level as given stays a rectangle.)
+        if o.darkBands, image.depth == 8, pixGetColormap(image.pix) == nil, case let bands = darkBands(image), !bands.isEmpty,
+           let copy = pixCopy(nil, image.pix) {
+            let inverted = LeptImage(copy)
+            invert(inverted, in: bands)
+            image = inverted
+            report.steps.append("dark-band")
+        }
         // One binary copy serves text-height, skew and upside-down measurements (it is redone
         // only if the page is rescaled).
         var threshold: Int32 = 150
@@ -263,6 +278,81 @@ enum Preprocessor {
             if implied < 0.8 * Double(report.resolution) { report.resolution = max(70, Int(implied.rounded())) }
         }
         return (image, report)
+    }
+
+    /// Bands of dark ground across a good part of the page (a third of its width or more, at
+    /// most a quarter of its height, clear of its top and bottom edges) with light print in them:
+    /// rows with dark pixels (under 128) across a fifth of the page, the columns dark over 60 %
+    /// of those rows in one run (gaps under half its height), the rectangle between 55 and 95 %
+    /// dark. Print on paper has no such run; a photo's dark surround touches the page's edges.
+    static func darkBands(_ image: LeptImage) -> [BoundingBox] {
+        let pix = image.pix
+        guard pixGetDepth(pix) == 8, let data = pixGetData(pix) else { return [] }
+        let w = Int(pixGetWidth(pix)), h = Int(pixGetHeight(pix)), wpl = Int(pixGetWpl(pix))
+        guard w >= 64, h >= 64 else { return [] }
+        func row(_ y: Int) -> UnsafePointer<UInt8> { UnsafeRawPointer(data + y * wpl).assumingMemoryBound(to: UInt8.self) }
+        // Leptonica keeps 8-bit pixels big-endian within 32-bit words: pixel x is byte x ^ 3.
+        var rowDark = [Int](repeating: 0, count: h)
+        for y in 0..<h {
+            let r = row(y)
+            var n = 0
+            for x in 0..<w where r[x ^ 3] < 128 { n += 1 }
+            rowDark[y] = n
+        }
+        var bands: [BoundingBox] = []
+        var colDark = [Int](repeating: 0, count: w)
+        var y = 0
+        while y < h {
+            guard rowDark[y] * 5 >= w else { y += 1; continue }
+            let top = y
+            while y < h, rowDark[y] * 5 >= w { y += 1 }
+            let bottom = y - 1, height = bottom - top + 1
+            guard top >= 2, bottom <= h - 3, height >= 12, height * 4 <= h else { continue }
+            for x in 0..<w { colDark[x] = 0 }
+            for yy in top...bottom {
+                let r = row(yy)
+                for x in 0..<w where r[x ^ 3] < 128 { colDark[x] += 1 }
+            }
+            // The longest run of dark columns, bridging the band's letters (columns through two
+            // lines of light capitals are dark over less than 60 % of it).
+            var best = (start: 0, end: -1), start = -1, last = -w
+            for x in 0..<w where colDark[x] * 10 >= height * 6 {
+                if x - last > height / 2 { start = x }
+                last = x
+                if x - start > best.end - best.start { best = (start, x) }
+            }
+            let width = best.end - best.start + 1
+            guard width * 3 >= w else { continue }
+            let dark = colDark[best.start...best.end].reduce(0, +)
+            let share = Double(dark) / Double(width * height)
+            guard share >= 0.55, share <= 0.95 else { continue }
+            bands.append(BoundingBox(x: best.start, y: top, width: width, height: height))
+        }
+        return bands
+    }
+
+    /// `image` (8-bit, owned by the caller) with the dark bands found in `boxes` inverted: in each
+    /// column, from the first dark pixel to the last within the box and a few rows beyond it
+    /// (its edges where the band sits a little off level), so no dark wedge is left at its ends.
+    static func invert(_ image: LeptImage, in boxes: [BoundingBox]) {
+        guard let data = pixGetData(image.pix) else { return }
+        let wpl = Int(pixGetWpl(image.pix)), h = Int(pixGetHeight(image.pix))
+        func at(_ x: Int, _ y: Int) -> UnsafeMutablePointer<UInt8> {
+            UnsafeMutableRawPointer(data + y * wpl).assumingMemoryBound(to: UInt8.self) + (x ^ 3)
+        }
+        for b in boxes {
+            let reach = min(16, max(3, b.width / 80))
+            let top = max(0, b.y - reach), bottom = min(h - 1, b.y + b.height - 1 + reach)
+            for x in b.x..<(b.x + b.width) {
+                // Dark ground, not a letter's stem beside the band: three dark rows in a row.
+                func ground(_ y: Int, _ step: Int) -> Bool {
+                    (0..<3).allSatisfy { k in (top...bottom).contains(y + k * step) && at(x, y + k * step).pointee < 128 }
+                }
+                guard let first = (top...bottom).first(where: { ground($0, 1) }),
+                      let last = (top...bottom).reversed().first(where: { ground($0, -1) }), last > first else { continue }
+                for y in first...last { at(x, y).pointee = 255 &- at(x, y).pointee }
+            }
+        }
     }
 
     /// A form filled in light grey beside black labels: Tesseract's global Otsu threshold falls

@@ -187,7 +187,8 @@ struct OCR: AsyncParsableCommand {
         discussion: """
             Preprocessing (on by default, reported per page): grayscale, flattening a photographed \
             page (perspective), smoothing bilevel (fax) pages, background flattening, a median \
-            filter on photocopies drowned in speckle, rescaling small text, despeckle, orientation \
+            filter on photocopies drowned in speckle, light print on dark bands turned dark, \
+            rescaling small text, despeckle, orientation \
             (Tesseract OSD), deskew. JSON output is one line per \
             file; a file that cannot be read gets {"file", "error": {"code", "file", "message"}} and the others go on. Runs \
             Tesseract single-threaded per worker (OMP_THREAD_LIMIT=1) with --jobs workers.

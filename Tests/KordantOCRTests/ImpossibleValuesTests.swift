@@ -233,3 +233,115 @@ import Testing
         #expect(cut["consideration"] == nil)
     }
 }
+
+/// Names and references read with a letter as a digit or a mark, seen on fresh dev seeds (dev 93,
+/// photocopies 94–96): mended where only one letter fits, and for review.
+@Suite struct LettersReadAsMarksTests {
+    static func field(_ s: String, _ confidence: Double = 90) -> Field { Field(value: .text(s), confidence: confidence, box: nil) }
+
+    /// "8a0 Vu" (Bao), "Zs6fia" (an ó), "RO8ERT": no name holds a digit.
+    @Test func digitsInANameAreItsLetters() {
+        #expect(FieldExtractor.lettersMended("8a0 Vu") == "Bao Vu")
+        #expect(FieldExtractor.lettersMended("Zs6fia Kovacs") == "Zsofia Kovacs")
+        #expect(FieldExtractor.lettersMended("RO8ERT SMITH") == "ROBERT SMITH")
+        #expect(FieldExtractor.lettersMended("J0HN SMITH") == "JOHN SMITH")
+        let f = FieldExtractor.optout(WordPage(["Opt-Out Request", "Your Name: 8a0 Vu", "City: Tucson"]).lines)
+        #expect(f["full_name"]?.value.string == "Bao Vu")
+        #expect(f["full_name"]?.needsReview == true)
+    }
+
+    /// A full stop after a whole word of a name is a speck; after an abbreviation it is printed.
+    @Test func aFullStopAfterAWholeWordOfAName() {
+        let f = FieldExtractor.review(["full_name": Self.field("Ibrahim. Yilmaz"), "grantor": Self.field("Wm. Smith")])
+        #expect(f["full_name"]?.value.string == "Ibrahim Yilmaz" && f["full_name"]?.needsReview == true)
+        #expect(f["grantor"]?.value.string == "Wm. Smith" && f["grantor"]?.needsReview == false)
+    }
+
+    /// "QPT-592322": a reference's prefix opens with no Q before a consonant.
+    @Test func aQOpeningAReferenceGoesToReview() {
+        #expect(FieldExtractor.review(["request_id": Self.field("QPT-592322")])["request_id"]?.needsReview == true)
+        #expect(FieldExtractor.review(["request_id": Self.field("OPT-592322")])["request_id"]?.needsReview == false)
+    }
+
+    /// A mailbox a letter off a name read poorly ("cagn.gunes" beside "Cain Güneş" at 55): two
+    /// readings that disagree, neither mended.
+    @Test func aMailboxOffAPoorlyReadName() {
+        var f = ["email": Self.field("cagn.gunes@mail.example.org", 87), "full_name": Self.field("Cain Güneş", 55)]
+        FieldExtractor.namesAgreed(&f)
+        #expect(f["email"]?.value.string == "cagn.gunes@mail.example.org" && f["email"]?.needsReview == true)
+        var agreeing = ["email": Self.field("cain.gunes@mail.example.org", 87), "full_name": Self.field("Cain Güneş", 55)]
+        FieldExtractor.namesAgreed(&agreeing)
+        #expect(agreeing["email"]?.needsReview == false)
+    }
+
+    /// A surname under its label whose particle stands apart ("VAN", a wide space, "'T HOF"):
+    /// the whole name, not the particle alone.
+    @Test func aParticleSetApartFromTheRestOfTheName() {
+        var p = WordPage()
+        p.line("REPUBLIC OF UTOPIA PASSPORT", y: 50)
+        p.line("Surname / Nom", x: 600, y: 150, height: 20)
+        p.words += [("VAN", 600, 60), ("'T", 710, 30), ("HOF", 790, 60)].enumerated().map { i, w in
+            Word(text: w.0, confidence: 93, box: BoundingBox(x: w.1, y: 180, width: w.2, height: 30), block: 90, paragraph: 1, line: 1, word: i)
+        }
+        p.line("Given names / Prénoms", x: 600, y: 240, height: 20)
+        p.line("GEERTRUIDA", x: 600, y: 270)
+        let f = FieldExtractor.idVisual(p.lines)
+        #expect(f["surname"]?.value.string == "VAN 'T HOF")
+        #expect(f["given_names"]?.value.string == "GEERTRUIDA")
+    }
+
+    /// A fax's place row under labels misread past knowing ("city  trate  Portal Code"), its ZIP
+    /// read with a digit twice and a rule after it: the state's one ZIP a digit less, for review.
+    @Test func aPlacesZipReadWithADigitTwice() {
+        let page = ["OPT-OUT REQUEST FORM — PeopleFinders", "Your Name   Birth Date", "Kwame Ouedraogo   12 August 1947",
+                    "city   trate   Portal Code"]
+        let f = FieldExtractor.optout(WordPage(page + ["Lexington   KY   440507 -"]).lines)
+        #expect(f["zip"]?.value.string == "40507" && f["zip"]?.needsReview == true)
+        #expect(f["state"]?.value.string == "KY" && f["state"]?.needsReview == true)
+        // Two ways of dropping a digit that both give a Kentucky ZIP: neither is taken.
+        let two = FieldExtractor.optout(WordPage(page + ["Lexington   KY   405071"]).lines)
+        #expect(two["zip"] == nil)
+    }
+
+    /// A card's label with one word two letters off beside a whole word ("Caven names" on a fax):
+    /// that label, for review; two words off, or a short word, no label.
+    @Test func aCardsLabelWithOneWordTwoLettersOff() {
+        let f = FieldExtractor.idVisual(WordPage(card: [(labels: "Surname", values: "ZHANG"), (labels: "Caven names", values: "JIA HUI"),
+                                                        (labels: "Date of birth", values: "04/10/1944")]).lines)
+        #expect(f["given_names"]?.value.string == "JIA HUI" && f["given_names"]?.needsReview == true)
+        #expect(PageLayout.lenientCost(["caven", "names"], ["given", "names"]) == 2)
+        #expect(PageLayout.lenientCost(["caven", "nemes"], ["given", "names"]) == nil)
+        #expect(PageLayout.lenientCost(["cite", "of", "eapary"], ["date", "of", "expiry"]) == nil)
+    }
+
+    /// A card's date with a field number or a label's letters read as digits glued before it
+    /// ("20806/12/2004"; "027 July 2035" reads as a date already).
+    @Test func digitsGluedBeforeADate() {
+        #expect(FieldExtractor.mended("20806/12/2004", field: "date_of_birth") == "06/12/2004")
+        #expect(FieldExtractor.mended("4b527.07.2035", field: "expiry_date") == nil)
+        #expect(FieldExtractor.mended("52727.07.2035", field: "expiry_date") == "27.07.2035")
+        // A year opens a date with four digits; two digits are a day as printed.
+        #expect(FieldExtractor.mended("2004-06-12", field: "date_of_birth") == nil)
+        #expect(FieldExtractor.mended("31/02/2020", field: "date_of_birth") == nil)
+    }
+
+    /// ".com/" read as ".cony" or ".comil" before a listing's path word.
+    @Test func aListingsComSlashReadAsLetters() {
+        #expect(FieldExtractor.urlGlyphsMended("https://www.checkpeople.conyp/seo-yeon-takahashi/45310")
+            == "https://www.checkpeople.com/p/seo-yeon-takahashi/45310")
+        #expect(FieldExtractor.urlGlyphsMended("https://www.nuwber.comillisting/fatima-zahra-al-siddiq/77132")
+            == "https://www.nuwber.com/listing/fatima-zahra-al-siddiq/77132")
+        #expect(FieldExtractor.urlGlyphsMended("https://www.spokeo.conyprofile/li-na-li/85138") == "https://www.spokeo.com/profile/li-na-li/85138")
+        #expect(FieldExtractor.urlGlyphsMended("https://www.spokeo.com/profile/li-na-li/85138") == nil)
+        #expect(FieldExtractor.urlGlyphsMended("https://www.company.co/people/li-na-li/85138") == nil)
+    }
+
+    /// "and TH! MINH KHAI TRAN (hereinafter "Grantee")": the party is not "MINH KHAI TRAN".
+    @Test func aPartysNameWithAMarkForALetter() {
+        let f = FieldExtractor.deed(WordPage(["SPECIAL WARRANTY DEED",
+                                              "This deed by and between IOANNIS GEORGIOU (hereinafter \"Grantor\") and TH! MINH KHAI TRAN (hereinafter \"Grantee\")."]).lines)
+        #expect(f["grantee"]?.value.string == "THI MINH KHAI TRAN")
+        #expect(f["grantee"]?.needsReview == true)
+        #expect(f["grantor"]?.value.string == "IOANNIS GEORGIOU")
+    }
+}

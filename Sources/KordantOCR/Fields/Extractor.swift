@@ -126,8 +126,15 @@ enum FieldExtractor {
         // Quotes as read: a closing double quote is often read as a single one ("Grantee’)"), now
         // and then as a trade mark ("Grantee™)").
         let role = #"\s*,?\s*\(\s*(?:(?i:hereinafter)\s*(?:(?i:called|referred to as)\s*)?)?["“”'‘’]*\s*(?i:the\s+)?"#
+        // A party's name with a letter read as a mark or digit ("TH! MINH KHAI TRAN (hereinafter
+        // "Grantee")"): the name above would start after it. Mended, for review.
+        let marked = #"([A-Z][\p{L}.'’ʻ!|\]1-]*(?: (?:[\p{L}.'’ʻ!|\]1-]+|&))*?)"#
+        let markedName: (String) -> FieldValue? = { raw in
+            raw.contains(where: { "!|]1".contains($0) }) ? lettersMended(raw).flatMap(fullName) : nil
+        }
         if f["grantor"] == nil {
-            f["grantor"] = find(text, #"(?i:by[.,]?\s+and\s+between)\s+"# + name + role + #"(?i:Grantor)"#, sensitive: true, transform: fullName)
+            f["grantor"] = forReview(find(text, #"(?i:by[.,]?\s+and\s+between)\s+"# + marked + role + #"(?i:Grantor)"#, sensitive: true, transform: markedName))
+                ?? find(text, #"(?i:by[.,]?\s+and\s+between)\s+"# + name + role + #"(?i:Grantor)"#, sensitive: true, transform: fullName)
                 // A first name read in small letters ("between ifigo Garcia Marquez (hereinafter"):
                 // the rest is the party's name without its start, for review.
                 ?? forReview(find(text, #"(?i:by[.,]?\s+and\s+between)\s+\p{Ll}\S*\s+"# + name + role + #"(?i:Grantor)"#, sensitive: true, transform: fullName))
@@ -140,7 +147,8 @@ enum FieldExtractor {
                 ?? signature(find(text, name + #",\s+(?i:Grantor)\b"#, sensitive: true, transform: fullName))
         }
         if f["grantee"] == nil {
-            f["grantee"] = find(text, lastParty + name + role + #"(?i:Grantee)["”'’™]*\s*\)"#, sensitive: true, transform: fullName)
+            f["grantee"] = forReview(find(text, lastParty + marked + role + #"(?i:Grantee)["”'’™]*\s*\)"#, sensitive: true, transform: markedName))
+                ?? find(text, lastParty + name + role + #"(?i:Grantee)["”'’™]*\s*\)"#, sensitive: true, transform: fullName)
                 // A first name read in small letters after "and" ("and kittisak Suwannakittiwong
                 // (hereinafter "Grantee")"): capitalised, for review.
                 ?? forReview(find(text, #"(?<![\p{L}.'’ʻ-])(?i:and)\s+(\p{Ll}{4,} [A-Z][\p{L}.'’ʻ-]*(?: (?:[\p{L}.'’ʻ-]+|&))*?)"# + role
@@ -378,14 +386,23 @@ enum FieldExtractor {
     /// Every line that ends in a state's code and a ZIP of that state ("Pittsbureh PA 15222",
     /// across the cells of a table's row too): the ZIP's word, the code's, and up to three
     /// capitalised words of letters before them when they are all the line holds besides (the
-    /// city, as read).
+    /// city, as read). A mark after the ZIP (a cell's rule, "-") is passed over, and a ZIP read
+    /// with a digit twice ("440507" beside KY) is the one ZIP of the state a digit less gives.
     static func codedPlaces(_ layout: PageLayout) -> [(zip: Word, code: Word, city: [Word])] {
         layout.rows.compactMap { row in
-            let words = row.segments.flatMap(\.words)
-            guard words.count >= 2, let last = words.last, last.text.count == 5, last.text.allSatisfy(\.isNumber) else { return nil }
+            var words = row.segments.flatMap(\.words)
+            while let last = words.last, PageLayout.key(last.text).isEmpty { words.removeLast() }
+            guard words.count >= 2, var last = words.last, (5...6).contains(last.text.count), last.text.allSatisfy(\.isNumber) else { return nil }
             let code = words[words.count - 2]
             guard code.text.count == 2, code.text.allSatisfy(\.isUppercase), states.values.contains(code.text),
-                  zipPrefixes[code.text] != nil, zip(last.text, agreesWith: code.text) else { return nil }
+                  zipPrefixes[code.text] != nil else { return nil }
+            if last.text.count == 6 {
+                let digits = Array(last.text)
+                let agreeing = Set(digits.indices.map { i in String(digits[..<i] + digits[(i + 1)...]) }.filter { zip($0, agreesWith: code.text) })
+                guard agreeing.count == 1, let one = agreeing.first else { return nil }
+                last.text = one
+            }
+            guard zip(last.text, agreesWith: code.text) else { return nil }
             let before = words.dropLast(2).suffix(3)
             let city = Array(before.reversed().prefix { $0.text.first?.isUppercase == true && $0.text.allSatisfy { $0.isLetter || ".'-".contains($0) } }.reversed())
             return (last, code, city.count == words.count - 2 ? city : [])
@@ -635,9 +652,10 @@ enum FieldExtractor {
 
     /// `text` with marks and digits that look like letters made letters inside words of letters:
     /// `]`, `|`, `!` and `1` after a letter as `l` (as `I` in a name of capitals), `0` between
-    /// letters or before them as `O`, `@` beside a letter as `Ø`, and `l` starting a word of small
-    /// letters as `I`. Nil when nothing changes. Only for names, where no digit, bracket or `@`
-    /// belongs and every word but a particle starts with a capital.
+    /// letters or before them as `O` (after small letters as `o`), `6` between small letters as
+    /// `o`, `8` opening a word or among capitals as `B`, `@` beside a letter as `Ø`, and `l`
+    /// starting a word of small letters as `I`. Nil when nothing changes. Only for names, where no
+    /// digit, bracket or `@` belongs and every word but a particle starts with a capital.
     static func lettersMended(_ given: String) -> String? {
         var text = given
         // A word of a name in capitals whose capitals shaped as their small letters were read small
@@ -674,6 +692,12 @@ enum FieldExtractor {
                 if "]|!1".contains(c), before { return capitals ? "I" : "l" }
                 // (And a capital I opening a name in capitals read as a bracket: "[YER".)
                 if c == "[", i == 0, capitals, i + 1 < chars.count, chars[i + 1].isUppercase { return "I" }
+                // A small o among small letters ("Ba0"), an accented one read as a 6 ("Zs6fia"),
+                // and a capital B read as an 8 ("8ao", "RO8ERT").
+                let small = (before && chars[i - 1].isLowercase) && (!after || chars[i + 1].isLowercase)
+                if c == "0", small, !capitals { return "o" }
+                if c == "6", small, after, !capitals { return "o" }
+                if c == "8", (i == 0 && after) || (capitals && (before || after)) { return "B" }
                 if c == "0", after || (before && capitals) { return "O" }
                 // Tesseract's English model has no `Ø`: it reads one as `@` ("B@", "@RJAN").
                 if c == "@", before || after { return capitals || !before ? "Ø" : "ø" }
@@ -770,6 +794,15 @@ enum FieldExtractor {
                 }.filter { isoDate($0) != nil }
                 if let first = valid.first, Set(valid.compactMap { isoDate($0)?.string }).count == 1 { return first }
             }
+            // A card's field number or a label's last letters read as digits glued before the day
+            // ("20806/12/2004"): the day's two digits are the last of the group. (Not a group of
+            // four: a year opens that date.)
+            let t = month.trimmingCharacters(in: .whitespaces)
+            let lead = t.prefix(while: \.isNumber)
+            if isoDate(month) == nil, lead.count == 3 || (5...6).contains(lead.count),
+               case let rest = String(lead.suffix(2)) + t.dropFirst(lead.count), isoDate(rest) != nil {
+                return rest
+            }
             return month == text ? nil : month
         }
         return ["zip", "phone"].contains(field) ? digitsMended(text) : nameFields.contains(field) ? lettersMended(text) : nil
@@ -835,8 +868,9 @@ enum FieldExtractor {
 
     /// A web address with what OCR makes of its hyphens and its "www": a dash in a path ("oguz—-dogan",
     /// "dimitrios-—papadopoulou") is a hyphen read long or twice, and "wwwepsilondata.com" lost the dot
-    /// after its "www" (put back only when the host is then plausible). Nil when nothing changes.
-    /// A guess: the caller marks the value for review.
+    /// after its "www" (put back only when the host is then plausible), and "checkpeople.conyp/"
+    /// lost the slash after its ".com". Nil when nothing changes. A guess: the caller marks the
+    /// value for review.
     static func urlGlyphsMended(_ url: String) -> String? {
         let hostStart = url.range(of: "://")?.upperBound ?? url.startIndex
         let pathStart = url[hostStart...].firstIndex(of: "/") ?? url.endIndex
@@ -846,8 +880,15 @@ enum FieldExtractor {
            plausibleDomain("www." + host.dropFirst(3)) {
             host = "www." + host.dropFirst(3)
         }
-        let path = url[pathStart...].replacingOccurrences(of: "[-\u{2013}\u{2014}]*[\u{2013}\u{2014}][-\u{2013}\u{2014}]*", with: "-",
+        var path = url[pathStart...].replacingOccurrences(of: "[-\u{2013}\u{2014}]*[\u{2013}\u{2014}][-\u{2013}\u{2014}]*", with: "-",
                                                           options: .regularExpression)
+        // A ".com/" whose "m/" was read as "ny" or "mil" before a listing's path word
+        // ("checkpeople.conyp/", "nuwber.comillisting/"): no top-level domain is spelled so.
+        if let dot = host.lastIndex(of: "."), case let top = host[host.index(after: dot)...].lowercased(),
+           let r = top.range(of: #"^co(?:ny|m[il1]{0,2}|rn)(?=(?:p|people|profile|person|listing|record|search)$)"#, options: .regularExpression) {
+            path = "/" + String(top[r.upperBound...]) + path
+            host = String(host[...dot]) + "com"
+        }
         let mended = String(url[..<hostStart]) + host + path
         return mended == url ? nil : mended
     }
@@ -1141,10 +1182,13 @@ enum FieldExtractor {
             f[name]?.needsReview = true
         }
         // A speck read as a full stop after a word of a card's name ("BABAJIDE. OLUWATOBILOBA"):
-        // a name in capitals has none but after an initial. Dropped, not sure.
-        for name in ["surname", "given_names"] {
+        // a name in capitals has none but after an initial. Nor has a whole word of a name in
+        // small letters ("Ibrahim. Yilmaz"; abbreviations, "Wm.", "Chas.", are shorter). Dropped,
+        // not sure.
+        for name in nameFields {
+            let pattern = ["surname", "given_names"].contains(name) ? #"(?<=\p{Lu}{2})\.(?= \p{Lu})"# : #"(?<=\p{Ll}{4})\.(?= \p{Lu})"#
             guard let v = f[name]?.value.string,
-                  case let mended = v.replacingOccurrences(of: #"(?<=\p{Lu}{2})\.(?= \p{Lu})"#, with: "", options: .regularExpression), mended != v
+                  case let mended = v.replacingOccurrences(of: pattern, with: "", options: .regularExpression), mended != v
             else { continue }
             f[name]?.value = .text(mended)
             f[name]?.needsReview = true
@@ -1194,9 +1238,10 @@ enum FieldExtractor {
         }
         // A reference's letter prefix with a digit among its capitals ("OP1-946791") is a letter
         // read as its look-alike; which letter is not known (1 is I, L or T), so it stays as read.
-        // So is one whose number is a digit or two ("CASE-9": the rest lost).
+        // So is one whose number is a digit or two ("CASE-9": the rest lost), and one whose prefix
+        // opens with a Q before a consonant ("QPT-592322": an O with a speck under it).
         if let r = f["request_id"]?.value.string,
-           r.range(of: #"^(?=[A-Z0-9]{2,5}-)(?:[A-Z]+[0125689][A-Z]*|[0125689][A-Z]{2,})-|^[A-Z]{2,6}-[0-9]{1,2}$"#, options: .regularExpression) != nil {
+           r.range(of: #"^(?=[A-Z0-9]{2,5}-)(?:[A-Z]+[0125689][A-Z]*|[0125689][A-Z]{2,})-|^[A-Z]{2,6}-[0-9]{1,2}$|^Q[B-DF-HJ-NP-TV-Z][A-Z]*-"#, options: .regularExpression) != nil {
             f["request_id"]?.needsReview = true
         }
         // A listing's record number of a digit or two ("…/jean-francois-du-pont/4"): the rest lost.
@@ -1430,7 +1475,15 @@ struct LabelledPage {
                 guard let near = words.firstIndex(where: { abs($0.box.x - x) <= tolerance }) else { return nil }
                 // Only the phrase under the label: a stamp or another column further along the
                 // row, past a wide gap, is not its value.
-                let phrase = candidate.segments.first { $0.words.contains(words[near]) }?.words ?? words
+                var phrase = candidate.segments.first { $0.words.contains(words[near]) }?.words ?? words
+                // A name's particle parted from the rest by a wide space ("VAN" ‖ "'T HOF", its
+                // apostrophe set apart): the phrase goes on.
+                while let last = phrase.last, case let key = last.text.lowercased(), key.count >= 2, key != "and",
+                      FieldExtractor.particles.contains(key),
+                      let next = candidate.segments.first(where: { $0.box.x > last.box.x + last.box.width }),
+                      next.box.x - (last.box.x + last.box.width) <= 3 * candidate.height, next.box.x + next.box.width / 2 < maxX {
+                    phrase += next.words
+                }
                 // Words before it of another phrase end the column on the left ("… GARCIA MARQUEZ ‖
                 // oGuz GUNES" under "TO (GRANTEE)"); of the same phrase, the row runs on under the
                 // label and is no value of it.

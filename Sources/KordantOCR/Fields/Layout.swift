@@ -475,9 +475,10 @@ extension PageLayout {
 
     /// Cost of reading `keys` as the label `parts`: each word within ``lenientCost``, or one short
     /// word one letter off when at least two others, or four letters of others, are exact
-    /// ("Oate of expiry", "Birth Dale").
+    /// ("Oate of expiry", "Birth Dale"), or one word of five letters or more two off when the
+    /// rest are exact and five letters or more ("Caven names").
     static func lenientCost(_ keys: ArraySlice<String>, _ parts: [String]) -> Int? {
-        var total = 0, exact = 0, shortMiss = 0
+        var total = 0, exact = 0, shortMiss = 0, wideMiss = 0
         for (read, label) in zip(keys, parts) {
             if let c = lenientCost(read, label) {
                 total += c
@@ -485,13 +486,18 @@ extension PageLayout {
             } else if letters(label) >= 3, editDistance(read, label, limit: 1) == 1 {
                 shortMiss += 1
                 total += 1
+            } else if parts.count >= 2, letters(label) >= 5, abs(letters(read) - letters(label)) <= 1, editDistance(read, label, limit: 2) == 2 {
+                wideMiss += 1
+                total += 2
             } else {
                 return nil
             }
         }
         // One short word a letter off beside a whole word of four letters or more ("Last naine",
-        // "Expiry ate").
+        // "Expiry ate"); or one word of five letters or more two off beside a whole word of five
+        // or more, alone ("Caven names" on a fax of a card).
         let exactLetters = zip(keys, parts).filter { $0 == $1 }.reduce(0) { $0 + $1.1.count }
+        if wideMiss > 0 { return wideMiss == 1 && shortMiss == 0 && exactLetters >= 5 ? total : nil }
         return shortMiss == 0 || (shortMiss == 1 && (exact >= 2 || exactLetters >= 4)) ? total : nil
     }
 
@@ -714,22 +720,26 @@ extension PageLayout {
             }
             if best == nil, lenient {
                 // The longest synonym read with the fewest edits; a tie between fields is no label.
-                var found: (count: Int, cost: Int, field: String?)?
+                var found: (count: Int, cost: Int, field: String?, parts: [String])?
                 for (field, synonyms) in vocabulary {
                     for parts in synonyms where i + parts.count <= words.count {
                         guard let cost = Self.lenientCost(keys[i..<(i + parts.count)], parts),
                               cost == 0 || parts.count > 1 || !Self.gluedLabels.contains(parts[0]) else { continue }
                         if let f = found, (f.count, -f.cost) > (parts.count, -cost) { continue }
                         if let f = found, f.count == parts.count, f.cost == cost {
-                            if f.field != field { found = (f.count, f.cost, nil) }
+                            if f.field != field { found = (f.count, f.cost, nil, parts) }
                             continue
                         }
-                        found = (parts.count, cost, field)
+                        found = (parts.count, cost, field, parts)
                     }
                 }
                 if let found, let field = found.field {
                     best = (found.count, field)
                     exactMatch = found.cost == 0
+                    // A word two letters off ("Caven names") vouches for less: as a label read in part.
+                    approximate = zip(keys[i..<(i + found.count)], found.parts).contains {
+                        Self.lenientCost($0, $1) == nil && Self.editDistance($0, $1, limit: 1) > 1
+                    }
                 } else if card {
                     // The garbled last word of a label whose first words say which it is.
                     let hits = vocabulary.flatMap { v in

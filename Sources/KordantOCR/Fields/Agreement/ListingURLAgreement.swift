@@ -98,12 +98,19 @@ extension FieldExtractor {
     /// The listing's slug and the requester's mailbox spelled as the requester's name is, once
     /// the page's readings are combined and the name's diacritics read (``DocumentOCR``): only
     /// where the name was read well (mean confidence 70 or more) and with more confidence than
-    /// the address (a mailbox read more surely that disagrees is kept, in review), and not where
+    /// the address (a mailbox read more surely that disagrees is kept, in review; so is one that
+    /// disagrees with a name read poorly), and not where
     /// the name is the doubtful copy (``nameDoubtful(_:name:)``: "Erdés" beside "gyula-erdos",
     /// the English model reads "ő" as "é" and the address spells it plainly).
     static func namesAgreed(_ f: inout [String: Field]) {
-        // A name read poorly ("Zséfia Szdke" at 55) is no better a copy than the address.
-        guard let name = f["full_name"], name.confidence >= 70, let printed = name.value.string else { return }
+        guard let name = f["full_name"], let printed = name.value.string else { return }
+        // A name read poorly ("Zséfia Szdke" at 55) is no better a copy than the address; but a
+        // mailbox a letter or two off it ("cagn.gunes" beside "Cain Güneş") is one of two
+        // readings that disagree: not sure either.
+        guard name.confidence >= 70 else {
+            if let address = f["email"]?.value.string, agreedEmail(address, name: printed) != nil { f["email"]?.needsReview = true }
+            return
+        }
         if let u = f["listing_url"], name.confidence > u.confidence, let url = u.value.string {
             let agreed = mendedURL(url) { _, segments in
                 if segments.count > 2, let slug = agreedSlug(segments[2], name: printed) { segments[2] = slug }
