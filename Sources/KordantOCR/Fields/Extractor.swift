@@ -885,7 +885,7 @@ enum FieldExtractor {
         // A ".com/" whose "m/" was read as "ny" or "mil" before a listing's path word
         // ("checkpeople.conyp/", "nuwber.comillisting/"): no top-level domain is spelled so.
         if let dot = host.lastIndex(of: "."), case let top = host[host.index(after: dot)...].lowercased(),
-           let r = top.range(of: #"^co(?:ny|m[il1]{0,2}|rn)(?=(?:p|people|profile|person|listing|record|search)$)"#, options: .regularExpression) {
+           let r = top.range(of: #"^co(?:ny|m[il1]{0,2}|rn)(?=(?:p|"# + listingPathWords.joined(separator: "|") + ")$)", options: .regularExpression) {
             path = "/" + String(top[r.upperBound...]) + path
             host = String(host[...dot]) + "com"
         }

@@ -478,6 +478,12 @@ extension PageLayout {
     /// ("Oate of expiry", "Birth Dale"), or one word of five letters or more two off when the
     /// rest are exact and five letters or more ("Caven names").
     static func lenientCost(_ keys: ArraySlice<String>, _ parts: [String]) -> Int? {
+        lenientMatch(keys, parts)?.cost
+    }
+
+    /// ``lenientCost(_:_:)`` and whether a word was two letters off (the label then vouches for
+    /// less: as one read in part).
+    static func lenientMatch(_ keys: ArraySlice<String>, _ parts: [String]) -> (cost: Int, wide: Bool)? {
         var total = 0, exact = 0, shortMiss = 0, wideMiss = 0
         for (read, label) in zip(keys, parts) {
             if let c = lenientCost(read, label) {
@@ -497,8 +503,8 @@ extension PageLayout {
         // "Expiry ate"); or one word of five letters or more two off beside a whole word of five
         // or more, alone ("Caven names" on a fax of a card).
         let exactLetters = zip(keys, parts).filter { $0 == $1 }.reduce(0) { $0 + $1.1.count }
-        if wideMiss > 0 { return wideMiss == 1 && shortMiss == 0 && exactLetters >= 5 ? total : nil }
-        return shortMiss == 0 || (shortMiss == 1 && (exact >= 2 || exactLetters >= 4)) ? total : nil
+        if wideMiss > 0 { return wideMiss == 1 && shortMiss == 0 && exactLetters >= 5 ? (total, true) : nil }
+        return shortMiss == 0 || (shortMiss == 1 && (exact >= 2 || exactLetters >= 4)) ? (total, false) : nil
     }
 
     /// A card's label whose first words were read whole and whose last word came out garbled
@@ -720,26 +726,24 @@ extension PageLayout {
             }
             if best == nil, lenient {
                 // The longest synonym read with the fewest edits; a tie between fields is no label.
-                var found: (count: Int, cost: Int, field: String?, parts: [String])?
+                var found: (count: Int, cost: Int, field: String?, wide: Bool)?
                 for (field, synonyms) in vocabulary {
                     for parts in synonyms where i + parts.count <= words.count {
-                        guard let cost = Self.lenientCost(keys[i..<(i + parts.count)], parts),
+                        guard let (cost, wide) = Self.lenientMatch(keys[i..<(i + parts.count)], parts),
                               cost == 0 || parts.count > 1 || !Self.gluedLabels.contains(parts[0]) else { continue }
                         if let f = found, (f.count, -f.cost) > (parts.count, -cost) { continue }
                         if let f = found, f.count == parts.count, f.cost == cost {
-                            if f.field != field { found = (f.count, f.cost, nil, parts) }
+                            if f.field != field { found = (f.count, f.cost, nil, wide) }
                             continue
                         }
-                        found = (parts.count, cost, field, parts)
+                        found = (parts.count, cost, field, wide)
                     }
                 }
                 if let found, let field = found.field {
                     best = (found.count, field)
                     exactMatch = found.cost == 0
                     // A word two letters off ("Caven names") vouches for less: as a label read in part.
-                    approximate = zip(keys[i..<(i + found.count)], found.parts).contains {
-                        Self.lenientCost($0, $1) == nil && Self.editDistance($0, $1, limit: 1) > 1
-                    }
+                    approximate = found.wide
                 } else if card {
                     // The garbled last word of a label whose first words say which it is.
                     let hits = vocabulary.flatMap { v in
