@@ -900,6 +900,13 @@ def render_id(rng, split, family):
                     p.y += int(p.size * 1.25)
                 if labl:
                     x += p.text(x, p.y + int(p.size * 0.15), labl + " ", p.fs, record=False)
+                    if int(p.fb.size * (right - x) / p.d.textlength(val, font=p.fb)) < 1:
+                        # A label that leaves its value no room (a long label first on its
+                        # line, at a large size): the value goes on the next line, as printed
+                        # under its label (set in what was left, its size came out 0).
+                        p.lines.append(" ".join(parts + [labl]))
+                        x, parts, labl = x0, [], ""
+                        p.y += int(p.size * 1.25)
                 x += p.text(x, p.y, val, fitted(val, x, right), record=False) + p.size
                 parts.append(f"{labl} {val}".strip())
             p.lines.append(" ".join(parts))

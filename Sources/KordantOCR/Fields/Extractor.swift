@@ -217,7 +217,7 @@ enum FieldExtractor {
             }
         }
         f["data_broker"] = f["data_broker"] ?? byDomain ?? brokerByTitle(rows, domains: domains)
-        if f["request_id"] == nil, var found = find(rows, #"(?:request|ref(?:erence)?|case)\s*(?:#|no\.?|number|id)?\s*:?\s*([A-Z]{2,6}-[A-Z0-9-]{3,}(?: [0-9]{1,2}\b)?)"#,
+        if f["request_id"] == nil, var found = find(rows, #"(?:request|ref(?:erence)?|case)\s*(?:#|no\.?|number|id)?\s*:?\s*([A-Z]{2,6}(?:-|\s?[~–—:;]{1,2}-?\s?(?=[0-9]{4}))[A-Z0-9-]{3,}(?: [0-9]{1,2}\b)?)"#,
                                                      transform: { reference($0) ?? referenceMended($0).flatMap(reference) }) {
             // Digits read apart and joined: for review.
             if let id = found.value.string, !rows.contains(where: { $0.text.uppercased().contains(id) }) { found.needsReview = true }
@@ -231,8 +231,13 @@ enum FieldExtractor {
             let above = rows[i - 1].text
             return !above.contains(where: \.isNumber) && !above.contains(where: \.isLowercase) && above.split(separator: " ").count <= 5
         })
-        f["date"] = f["date"] ?? find(rows.prefix(top).enumerated().filter { !underLabel.contains($0.offset) }.map(\.element),
-                                      #"^(.{6,20})$"#, transform: isoDate)
+        let heading = rows.prefix(top).enumerated().filter { !underLabel.contains($0.offset) }.map(\.element)
+        f["date"] = f["date"] ?? find(heading, #"^(.{6,20})$"#, transform: isoDate)
+        // (Or with a digit misread, mended as a labelled date is: for review.)
+        if f["date"] == nil, var mended = find(heading, #"^(.{6,20})$"#, transform: { mended($0, field: "date").flatMap(isoDate) }) {
+            mended.needsReview = true
+            f["date"] = mended
+        }
         let broker = f["data_broker"]?.value.string.map { PageLayout.key($0) } ?? "\u{0}"
         func requesters(_ s: String) -> FieldValue? {
             let local = s.split(separator: "@").first.map { $0.lowercased().trimmingCharacters(in: .whitespaces) } ?? ""
@@ -259,6 +264,17 @@ enum FieldExtractor {
             f["listing_url"] = garbled
         }
         listingURLContinued(&f, layout: page.layout)
+        // A reference alone in its cell under a label read past knowing ("RCP." over "REQ-372452"
+        // on a fax): taken by its shape when it is the page's only one, for review.
+        if f["request_id"] == nil {
+            let alone = page.layout.rows.flatMap(\.segments).filter {
+                $0.words.count == 1 && $0.words[0].text.range(of: #"^[A-Z]{2,6}-[0-9]{5,8}$"#, options: .regularExpression) != nil
+            }
+            if case let values = Set(alone.map { $0.words[0].text }), values.count == 1, let cell = alone.first {
+                f["request_id"] = field(.text(cell.words[0].text), cell.words)
+                f["request_id"]?.needsReview = true
+            }
+        }
         proseDetails(&f, paragraphs: page.layout.paragraphs)
         if f["street_address"] == nil, let name = f["full_name"]?.value.string {
             // A letter's sender block: the requester's name, then the street, then "City, ST ZIP".
@@ -779,7 +795,10 @@ enum FieldExtractor {
         }
         if dateFields.contains(field) {
             // A day's two digits read apart before the month's name ("1 1 August 1990").
-            let joined = text.replacingOccurrences(of: #"^([0-9]) ([0-9])(?= \p{L}{3})"#, with: "$1$2", options: .regularExpression)
+            let joined = text.trimmingCharacters(in: .whitespaces)
+                .replacingOccurrences(of: #"^([0-9]) ([0-9])(?= \p{L}{3})"#, with: "$1$2", options: .regularExpression)
+            // Or its 7 read as a slash ("2/ February 2024", the bar of the 7 a fax lost).
+                .replacingOccurrences(of: #"(?<=^[0-9])/\s+(?=\p{L}{3})"#, with: "7 ", options: .regularExpression)
             let digits = digitsMended(joined) ?? joined
             let month = monthMended(digits) ?? digits
             // A day's or month's 0 read as a 9 ("93/14/2002" on a photo of a card): the one way
@@ -794,6 +813,11 @@ enum FieldExtractor {
                 }.filter { isoDate($0) != nil }
                 if let first = valid.first, Set(valid.compactMap { isoDate($0)?.string }).count == 1 { return first }
             }
+            // So before a month's name ("93 FEB 1942"): no day is in the nineties.
+            if isoDate(month) == nil, month.range(of: #"^\s*9[0-9][ .-]\p{L}{3}"#, options: .regularExpression) != nil,
+               case let t = "0" + month.trimmingCharacters(in: .whitespaces).dropFirst(), isoDate(t) != nil {
+                return t
+            }
             // A card's field number or a label's last letters read as digits glued before the day
             // ("20806/12/2004"): the day's two digits are the last of the group. (Not a group of
             // four: a year opens that date.)
@@ -803,7 +827,7 @@ enum FieldExtractor {
                case let rest = String(lead.suffix(2)) + t.dropFirst(lead.count), isoDate(rest) != nil {
                 return rest
             }
-            return month == text ? nil : month
+            return month == text.trimmingCharacters(in: .whitespaces) ? nil : month
         }
         return ["zip", "phone"].contains(field) ? digitsMended(text) : nameFields.contains(field) ? lettersMended(text) : nil
     }
@@ -882,10 +906,11 @@ enum FieldExtractor {
         }
         var path = url[pathStart...].replacingOccurrences(of: "[-\u{2013}\u{2014}]*[\u{2013}\u{2014}][-\u{2013}\u{2014}]*", with: "-",
                                                           options: .regularExpression)
-        // A ".com/" whose "m/" was read as "ny" or "mil" before a listing's path word
-        // ("checkpeople.conyp/", "nuwber.comillisting/"): no top-level domain is spelled so.
+        // A ".com/" whose "m/" was read as "ny", "nv" or "mil" before a listing's path word
+        // ("checkpeople.conyp/", "truthfinder.convp/", "nuwber.comillisting/"): no top-level
+        // domain is spelled so.
         if let dot = host.lastIndex(of: "."), case let top = host[host.index(after: dot)...].lowercased(),
-           let r = top.range(of: #"^co(?:ny|m[il1]{0,2}|rn)(?=(?:p|"# + listingPathWords.joined(separator: "|") + ")$)", options: .regularExpression) {
+           let r = top.range(of: #"^co(?:n[yv]|m[il1]{0,2}|rn)(?=(?:p|"# + listingPathWords.joined(separator: "|") + ")$)", options: .regularExpression) {
             path = "/" + String(top[r.upperBound...]) + path
             host = String(host[...dot]) + "com"
         }
@@ -904,6 +929,9 @@ enum FieldExtractor {
         // A prefix and its number with the hyphen between lost (a fax's thin stroke: "OPT 259973",
         // "CASE 233343"): joined by one, as the page's references are.
         joined = joined.replacingOccurrences(of: #"^(\s*[A-Z]{2,6}) ([0-9]{4,})(?=\s*$)"#, with: "$1-$2", options: .regularExpression)
+        // Its hyphen read as a tilde or a colon, or twice ("REQ~-459195", "OPT: 718028",
+        // "REQ--165875"): one hyphen.
+            .replacingOccurrences(of: #"^(\s*[A-Z]{2,6})(?:\s?[~–—:;]{1,2}-?\s?|-{2,3})([0-9]{4,})\b"#, with: "$1-$2", options: .regularExpression)
         if let r = joined.range(of: #"^\s*([A-Z]{1,4}) ([A-Z]{1,4}-[0-9]{3,})\b"#, options: .regularExpression) {
             let parts = joined[r].split(separator: " ")
             if parts.count == 2, parts[0].count + parts[1].prefix(while: { $0 != "-" }).count <= 6 {
@@ -1115,10 +1143,24 @@ enum FieldExtractor {
         return f
     }
 
+    /// Words printed in capitals inside a name in small letters: numerals, suffixes, a company's form.
+    static let capitalsInNames: Set<String> = ["II", "III", "IV", "JR", "SR", "LLC", "LLP", "LP", "INC", "LTD", "PLC", "CO", "NA", "USA", "DBA", "TR", "FBO"]
+
     /// Cross-field checks: a ZIP outside its state's ranges puts both up for review; so do a name
     /// and an address that spell it one letter apart (``crossChecked(_:)``).
     static func review(_ fields: [String: Field]) -> [String: Field] {
         var f = fields
+        /// Every name whose value `pattern` (given the field) matches, the matches replaced by
+        /// `template`: mended, for review.
+        func namesMended(with template: String, _ pattern: (String) -> String) {
+            for name in nameFields {
+                guard let v = f[name]?.value.string,
+                      case let mended = v.replacingOccurrences(of: pattern(name), with: template, options: .regularExpression), mended != v
+                else { continue }
+                f[name]?.value = .text(mended)
+                f[name]?.needsReview = true
+            }
+        }
         if let z = f["zip"]?.value.string, let s = f["state"]?.value.string, !zip(z, agreesWith: s) {
             if let code = stateForZip(s, z) { f["state"]?.value = .text(code) }
             f["zip"]?.needsReview = true
@@ -1174,25 +1216,25 @@ enum FieldExtractor {
         }
         // An O before an apostrophe read as a Q ("Aoife Q'Sullivan", "Q'BRIEN-O SUILLEABHAIN"):
         // no name opens so. Mended, for review.
-        for name in nameFields {
-            guard let v = f[name]?.value.string,
-                  case let mended = v.replacingOccurrences(of: #"(?<![\p{L}'’])Q(?=['’]\p{L})"#, with: "O", options: .regularExpression), mended != v
+        namesMended(with: "O") { _ in #"(?<![\p{L}'’])Q(?=['’]\p{L})"# }
+        // An Œ read as "CE" ("Anne Marie CEuvray"): no name's word opens with those two capitals
+        // before small letters. Mended, for review.
+        namesMended(with: "Œ") { _ in #"(?<![\p{L}'’])CE(?=\p{Ll}{2})"# }
+        // A short word in capitals among a name's words in small letters ("Ayşe GUI Çelik", an l
+        // read as a capital I and the ü without its dots): small letters read as capitals, or a
+        // word set apart; not sure. (A surname in capitals, "Jean DUPONT", is longer.)
+        for name in ["full_name", "grantor", "grantee"] {
+            guard let words = f[name]?.value.string?.split(separator: " ").map(String.init),
+                  words.contains(where: { w in w.first?.isUppercase == true && w.dropFirst().contains(where: \.isLowercase) }),
+                  words.contains(where: { w in (2...4).contains(w.count) && w.allSatisfy(\.isUppercase) && !Self.capitalsInNames.contains(w) })
             else { continue }
-            f[name]?.value = .text(mended)
             f[name]?.needsReview = true
         }
         // A speck read as a full stop after a word of a card's name ("BABAJIDE. OLUWATOBILOBA"):
         // a name in capitals has none but after an initial. Nor has a whole word of a name in
         // small letters ("Ibrahim. Yilmaz"; abbreviations, "Wm.", "Chas.", are shorter). Dropped,
         // not sure.
-        for name in nameFields {
-            let pattern = ["surname", "given_names"].contains(name) ? #"(?<=\p{Lu}{2})\.(?= \p{Lu})"# : #"(?<=\p{Ll}{4})\.(?= \p{Lu})"#
-            guard let v = f[name]?.value.string,
-                  case let mended = v.replacingOccurrences(of: pattern, with: "", options: .regularExpression), mended != v
-            else { continue }
-            f[name]?.value = .text(mended)
-            f[name]?.needsReview = true
-        }
+        namesMended(with: "") { ["surname", "given_names"].contains($0) ? #"(?<=\p{Lu}{2})\.(?= \p{Lu})"# : #"(?<=\p{Ll}{4})\.(?= \p{Lu})"# }
         // A card's name with a lone letter before another word ("S JOERD", "B AR") is a name
         // read apart, or an initial a card does not print: either way, not sure.
         for name in ["surname", "given_names"] {
@@ -1544,6 +1586,14 @@ struct LabelledPage {
                 }) { continue }
                 var text = words.map(\.text).joined(separator: " ")
                 var used = words
+                // A table's rule read as "|" inside the value, the next cell's words after it
+                // ("December 9, 1946 | Daytime", the rest of that label wrapped): the value ends
+                // at the rule when what is before it is one.
+                if spec.validate(text) == nil, let rule = words.indices.dropFirst().first(where: { words[$0].text.contains("|") && PageLayout.isRuleMark(words[$0].text) }),
+                   case let before = Array(words[..<rule]), spec.validate(before.map(\.text).joined(separator: " ")) != nil {
+                    text = before.map(\.text).joined(separator: " ")
+                    used = before
+                }
                 // A date with a digit read as its look-alike letter ("@8 JAN 1954", "Q5/13/2029") or
                 // a name with a mark or digit for a letter ("Fatima Zahra E] Amrani"): mended, but for review.
                 var repaired = false

@@ -774,6 +774,13 @@ extension PageLayout {
                 let numbered = card && i > 0 && (FieldNumbers.isFieldNumber(words[i - 1].text)
                     || (exactMatch && FieldNumbers.shortLabels.contains(words[i].text) && FieldNumbers.isFieldNumber(words[i - 1].text.replacingOccurrences(of: "s", with: "5"))))
                 var hit = numbered ? make(i - 1, k + 1, field) : make(i, k, field)
+                // A label of three letters or fewer ("nom", "ln") after a word in small letters, with
+                // no colon of its own, may be the end of a longer label garbled ("bieet nom yu" for
+                // "First names: YU" on a fax): it vouches for less.
+                if card, k == 1, keys[i].count <= 3, i > 0, !words[i..<hit.end].contains(where: { $0.text.contains(":") }),
+                   words[i - 1].text.count >= 2, words[i - 1].text.allSatisfy({ $0.isLetter && $0.isLowercase }) {
+                    approximate = true
+                }
                 hit.approximate = approximate
                 hit.exact = exactMatch && !approximate
                 // A card's label read whole in the middle of a phrase, without a colon, counts when

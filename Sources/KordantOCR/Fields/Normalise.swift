@@ -57,6 +57,9 @@ extension FieldExtractor {
             .replacingOccurrences(of: #"\s+[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?(?:\s*[AP]M)?(?:\s*(?:[+-][0-9]{4}|[A-Z]{2,4}))?$"#, with: "",
                                   options: .regularExpression)
             .replacingOccurrences(of: ",", with: " ")
+        // A slash closing a day before the month's name ("2/ February 2024") parts nothing: a 7
+        // with its bar lost (see `FieldExtractor.mended(_:field:)`), not a day of its own.
+        if matches(t, #"[0-9]/\s+[A-Z]"#) { return nil }
         func make(_ y: Int, _ m: Int, _ d: Int) -> FieldValue? {
             let days = [31, (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
             guard (1...12).contains(m), (1...days[m - 1]).contains(d), (1800...2200).contains(y) else { return nil }
@@ -332,7 +335,7 @@ extension FieldExtractor {
         let joined = s.replacingOccurrences(of: #"\b([A-Z]{2,6})\s*-\s*([0-9]{3,})\b"#, with: "$1-$2", options: .regularExpression)
         let tokens = trimmed(joined).split(separator: " ")
         guard let first = tokens.first.map(String.init)?.uppercased(),
-              matches(first, #"^[A-Z0-9][A-Z0-9-]{3,}$"#), first.contains(where: \.isNumber) else { return nil }
+              matches(first, #"^[A-Z0-9][A-Z0-9-]{3,}$"#), first.contains(where: \.isNumber), !first.contains("--") else { return nil }
         // "PR-24039 7": a digit or two read apart from a number may be its end; the number alone
         // is not known to be whole (see `FieldExtractor.referenceMended`).
         // So may three or four closing the value ("OPT-941 466").
