@@ -89,6 +89,26 @@ import Testing
                 == "https://www.truthfinder.com/p/sol-garcia-marquez/55433")
     }
 
+    /// A value set small to fit the end of its line ("Phone Number:" at 42 pixels, then
+    /// "440-727-4608" at 17), read poorly with the line: read again alone, and not taken for speckle.
+    @Test func printSetSmallIsReadAgainAndKept() {
+        let line: [(String, Double, Int, Int, Int, Int)] = [("Postal", 95, 1500, 625, 160, 42), ("Code:", 95, 1680, 625, 140, 42),
+            ("48104", 95, 1840, 625, 155, 42), ("Phone", 95, 2040, 630, 170, 41), ("Number:", 91, 2230, 633, 237, 42), ("“””", 0, 2490, 630, 126, 17)]
+        let words = line.enumerated().map { i, w in
+            Word(text: w.0, confidence: w.1, box: BoundingBox(x: w.2, y: w.3, width: w.4, height: w.5), block: 1, paragraph: 1, line: 1, word: i)
+        }
+        let page = PageText(text: "", meanConfidence: 80, words: words, width: 2700, height: 3400)
+        #expect(PoorWords.words(page).map(\.index) == [5])
+        var again = words
+        again[5].text = "440-727-4608"
+        again[5].confidence = PoorWords.cap
+        #expect(!PageLayout.speck(again[5], lineHeight: 42))
+        #expect(PageLayout.speck(Word(text: "i:", confidence: 20, box: BoundingBox(x: 0, y: 0, width: 12, height: 10), block: 1, paragraph: 1, line: 1, word: 0),
+                                 lineHeight: 42))
+        let f = FieldExtractor.optout(TextLine.group(again) + WordPage(["Opt-Out Request", "Full Name: Ana Lima"]).lines)
+        #expect(f["phone"]?.value.string == "440-727-4608" && f["phone"]?.needsReview == true)
+    }
+
     /// "Anne Marie CEuvray": Œ read as C and E; mended, for review.
     @Test func anOEReadAsCE() {
         let f = FieldExtractor.review(["grantor": Self.field("Anne Marie CEuvray"), "grantee": Self.field("Cedric CEO Smith")])

@@ -226,6 +226,9 @@ struct PageLayout {
         // Nor is an amount's start read poorly apart from the rest ("$1," before "463,000.00").
         if w.text.hasPrefix("$"), w.text.dropFirst().first?.isNumber == true { return false }
         let alphanumerics = w.text.filter { $0.isLetter || $0.isNumber }.count
+        // Nor is a long word of print set small (a value shrunk to fit its line, read again
+        // alone: "440-727-4608" beside "Phone Number:" at 17 pixels to its 42).
+        if alphanumerics >= 5, w.box.width >= 4 * w.box.height { return false }
         // A lone capital may be a value (a card's sex, M or F), however poorly read.
         let rejected = alphanumerics == 0 || (alphanumerics == 1 && !w.text.contains(where: \.isUppercase))
         return (w.confidence < 60 && 2 * w.box.height < lineHeight) || (w.confidence < 20 && rejected)

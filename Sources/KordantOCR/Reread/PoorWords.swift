@@ -29,7 +29,8 @@ enum PoorWords {
 
     /// The poor words of `page` (indices, poorest first), each with the region to read again: its
     /// box with a quarter of a letter height around it. Words of two letters or digits or more,
-    /// of a typical word's height (a taller one is a ``TallWords`` smudge) and at least one high.
+    /// of a typical word's height (a taller one is a ``TallWords`` smudge) and at least one high;
+    /// or set small and long, whatever they were read as.
     static func words(_ page: PageText) -> [(index: Int, region: BoundingBox)] {
         let heights = page.words.filter(OCRWorker.isClear).map(\.box.height)
         guard heights.count >= 5 else { return [] }
@@ -38,8 +39,14 @@ enum PoorWords {
         let pad = max(2, h / 4)
         let poorest = page.words.indices.filter { i in
             let w = page.words[i]
-            return w.confidence < poor && w.text.filter({ $0.isLetter || $0.isNumber }).count >= 2
-                && Double(w.box.height) >= 0.6 * Double(h) && Double(w.box.height) < TallWords.tallness * Double(h) && w.box.width >= h
+            guard w.confidence < poor, Double(w.box.height) < TallWords.tallness * Double(h), w.box.width >= h else { return false }
+            // Or print set small, a third to three fifths of the page's height, at least four times
+            // as wide as high, whatever it was read as: a long value shrunk to fit the end of its
+            // line ("Phone Number:" then "440-727-4608" read as quote marks at confidence 0; read
+            // alone, whole).
+            let height = Double(w.box.height)
+            return height >= 0.6 * Double(h) ? w.text.filter({ $0.isLetter || $0.isNumber }).count >= 2
+                : height >= Double(h) / 3 && w.box.width >= 4 * w.box.height
         }.sorted { page.words[$0].confidence < page.words[$1].confidence }.prefix(most)
         return poorest.map { i in
             let b = page.words[i].box
