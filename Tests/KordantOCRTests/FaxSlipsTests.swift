@@ -5,7 +5,7 @@ import Testing
 /// made it wrong without a flag: a reference's hyphen read as a tilde or a colon, a 7 read as a
 /// slash before a month's name, a label read past knowing over a reference, a card's label
 /// garbled into a short synonym of another, an Œ read as "CE", a short word of a name read in
-/// capitals.
+/// capitals, a table's rule read inside a value; and print set small to fit its line.
 @Suite struct FaxSlipsTests {
     static func field(_ s: String, _ confidence: Double = 90) -> Field { Field(value: .text(s), confidence: confidence, box: nil) }
 

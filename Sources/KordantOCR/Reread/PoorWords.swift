@@ -40,7 +40,7 @@ enum PoorWords {
         let poorest = page.words.indices.filter { i in
             let w = page.words[i]
             guard w.confidence < poor, Double(w.box.height) < TallWords.tallness * Double(h), w.box.width >= h else { return false }
-            // Or print set small, a third to three fifths of the page's height, at least four times
+            // Or print set small, a third to three fifths of the usual word height, at least four times
             // as wide as high, whatever it was read as: a long value shrunk to fit the end of its
             // line ("Phone Number:" then "440-727-4608" read as quote marks at confidence 0; read
             // alone, whole).
