@@ -801,11 +801,13 @@ enum FieldExtractor {
                 .replacingOccurrences(of: #"(?<=^[0-9])/\s+(?=\p{L}{3})"#, with: "7 ", options: .regularExpression)
             let digits = digitsMended(joined) ?? joined
             let month = monthMended(digits) ?? digits
-            // A day's or month's 0 read as a 9 ("93/14/2002" on a photo of a card): the one way
-            // of taking it back that gives a date.
-            if isoDate(month) == nil, month.range(of: #"^\s*[0-9]{2}[/.-][0-9]{2}[/.-][0-9]{4}\s*$"#, options: .regularExpression) != nil {
-                let t = month.trimmingCharacters(in: .whitespaces)
-                let nines = [0, 3].filter { Array(t)[$0] == "9" }
+            // A day's or month's 0 read as a 9 ("93/14/2002" on a photo of a card; before a month's
+            // name, "93 FEB 1942": no day is in the nineties): the one way of taking it back that
+            // gives a date.
+            let t = month.trimmingCharacters(in: .whitespaces)
+            let numeric = t.range(of: #"^[0-9]{2}[/.-][0-9]{2}[/.-][0-9]{4}$"#, options: .regularExpression) != nil
+            if isoDate(month) == nil, numeric || t.range(of: #"^[0-9]{2}[ .-]\p{L}{3}"#, options: .regularExpression) != nil {
+                let nines = (numeric ? [0, 3] : [0]).filter { Array(t)[$0] == "9" }
                 let valid = (1..<(1 << nines.count)).map { mask -> String in
                     var chars = Array(t)
                     for (bit, i) in nines.enumerated() where mask & (1 << bit) != 0 { chars[i] = "0" }
@@ -813,15 +815,9 @@ enum FieldExtractor {
                 }.filter { isoDate($0) != nil }
                 if let first = valid.first, Set(valid.compactMap { isoDate($0)?.string }).count == 1 { return first }
             }
-            // So before a month's name ("93 FEB 1942"): no day is in the nineties.
-            if isoDate(month) == nil, month.range(of: #"^\s*9[0-9][ .-]\p{L}{3}"#, options: .regularExpression) != nil,
-               case let t = "0" + month.trimmingCharacters(in: .whitespaces).dropFirst(), isoDate(t) != nil {
-                return t
-            }
             // A card's field number or a label's last letters read as digits glued before the day
             // ("20806/12/2004"): the day's two digits are the last of the group. (Not a group of
             // four: a year opens that date.)
-            let t = month.trimmingCharacters(in: .whitespaces)
             let lead = t.prefix(while: \.isNumber)
             if isoDate(month) == nil, lead.count == 3 || (5...6).contains(lead.count),
                case let rest = String(lead.suffix(2)) + t.dropFirst(lead.count), isoDate(rest) != nil {
