@@ -518,6 +518,13 @@ public final class OCRWorker {
             known.kind = kind
             result = finish(page, source: .ocr, index: index, report: report, scanned: scanned, image: prepared, options: known)
         }
+        // Strictly shaped values whose words failed their validator, read again on their own.
+        if !settled, result.kind != .unknown {
+            let reread = try rejectedValuesReread(page, kind: result.kind, fields: result.fields, image: prepared, resolution: report.resolution,
+                                                  options: o, report: report, index: index)
+            for (name, field) in reread { result.fields[name] = field }
+            clock?.mark("rejected")
+        }
         // An identity page found by its words was read as a page of text (automatic layout),
         // which can take a column of small labels and values beside the photo for a picture and
         // drop it. Read sparsely (every text fragment on its own), as an ID is read when the kind
@@ -541,6 +548,10 @@ public final class OCRWorker {
                 }
                 clock?.mark("regions")
             }
+        }
+        if result.kind == .id, !settled, let number = result.fields["document_number"],
+           let mended = try leadingGlyphRead(number, image: prepared, resolution: report.resolution) {
+            result.fields["document_number"] = mended
         }
         if result.kind == .id, result.fields["sex"] == nil, let sex = try singleLetterSex(page.words, image: prepared, resolution: report.resolution) {
             result.fields["sex"] = sex
@@ -730,7 +741,7 @@ public final class OCRWorker {
     /// Kind, fields and MRZ of a page's text, read by OCR or taken from a PDF's text layer
     /// (`scanned`: the MRZ read from the image, if any; `image`: the image read, whose pixels
     /// decide tick boxes).
-    private func finish(_ page: PageText, source: PageSource, index: Int, report: PreprocessReport, scanned: MRZ?,
+    func finish(_ page: PageText, source: PageSource, index: Int, report: PreprocessReport, scanned: MRZ?,
                         image: LeptImage? = nil, options o: OCROptions) -> PageResult {
         let lines = TextLine.group(page.words)
         let kind = o.kind ?? (scanned != nil ? .id : FieldExtractor.detectKind(page.text))

@@ -182,18 +182,38 @@ enum FieldExtractor {
             f["state"] = Field(value: .text(parts.state), confidence: f["property_address"]!.confidence, box: f["property_address"]!.box)
         }
         if let legal = legalDescription(lines) { f["legal_description"] = legal }
+        partiesAgreed(&f, text: text, name: name)
         dayOrderChecked(&f, lines: lines)
         return review(doubtful(f, labelled: labelledOnly, page: page))
+    }
+
+    /// An opt-out request's lines read for labels, without the broker's letterhead and footer:
+    /// they hold its own address and phone, not the requester's. With the broker's domains and
+    /// the broker found by them.
+    static func requesterPage(_ lines: [TextLine]) -> (page: LabelledPage, domains: Set<String>, byDomain: Field?) {
+        let domains = brokerDomains(lines)
+        let byDomain = brokerByDomain(lines, domains: domains)
+        let letterhead = byDomain.map { letterheadLines(lines, brokerKey: PageLayout.key($0.value.string ?? ""), domains: domains) } ?? []
+        return (LabelledPage(lines: lines.enumerated().filter { !letterhead.contains($0.offset) }.map(\.element), kind: .optout), domains, byDomain)
+    }
+
+    /// The words beside each field's label whose value failed the field's validator, as the
+    /// kind's extraction finds them (see ``LabelledPage/rejectedValues``): the words of `lines`.
+    static func rejectedValues(_ lines: [TextLine], kind: DocumentKind) -> [String: [Word]] {
+        let page: LabelledPage
+        switch kind {
+        case .deed: page = LabelledPage(lines: lines, kind: .deed); _ = page.labelled(deedSpecs)
+        case .optout: page = requesterPage(lines).page; _ = page.labelled(optoutSpecs)
+        case .id: page = LabelledPage(lines: lines, kind: .id); _ = page.labelled(idSpecs)
+        case .unknown: return [:]
+        }
+        return page.rejectedValues.mapValues(\.words)
     }
 
     /// Fields of an opt-out request. `tick`, `after`: see ``requestOptions(_:tick:after:)``.
     static func optout(_ lines: [TextLine], tick: ((_ label: BoundingBox, _ height: Int) -> TickMark?)? = nil,
                        after: ((_ last: BoundingBox, _ height: Int) -> (mark: TickMark?, x: Int)?)? = nil) -> [String: Field] {
-        // The broker's letterhead and footer hold its own address and phone: not the requester's.
-        let domains = brokerDomains(lines)
-        let byDomain = brokerByDomain(lines, domains: domains)
-        let letterhead = byDomain.map { letterheadLines(lines, brokerKey: PageLayout.key($0.value.string ?? ""), domains: domains) } ?? []
-        let page = LabelledPage(lines: lines.enumerated().filter { !letterhead.contains($0.offset) }.map(\.element), kind: .optout)
+        let (page, domains, byDomain) = requesterPage(lines)
         var f = page.labelled(optoutSpecs)
         let labelledOnly = f
         let rows = page.layout.rows.map { TextLine(words: $0.segments.flatMap(\.words)) }

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Values of a strict shape whose label was found and whose words beside it failed the field's
+/// validator ("ZIP Code: 7870}", "Phone: (7/8) 573 8808", "Parcel: 9 1 =? 5 2A 8"): read again
+/// on their own as one line, Tesseract often reads them whole ("78701", "(778) 573 8808"). The
+/// page's other words stay as read; the field is taken from the page with the value's words
+/// replaced, only when it was missing, and always for review (it is a second reading of a value
+/// the first could not read).
+enum RejectedValues {
+    /// The fields read again: those whose value has a strict shape that tells a reading that
+    /// fits it from one that does not. (Reading every field's rejected value again, names,
+    /// addresses, mailboxes and links too, gained nothing more on two dev sets.)
+    static let fields: Set<String> = [
+        "zip", "phone", "date", "date_of_birth", "recording_date", "expiry_date", "request_id",
+        "parcel_number", "instrument_number", "document_number", "sex", "nationality",
+    ]
+    /// Every word of a reading taken is read at least this well …
+    static let least = 50.0
+    /// … and keeps this confidence at most: a value made of it goes to review.
+    static let cap = 59.0
+
+    /// The range of `words` in `page.words` (the same words, one after another, known by their
+    /// place in Tesseract's layout), nil when they are not found so.
+    static func range(of words: [Word], in page: PageText) -> Range<Int>? {
+        guard let first = words.first else { return nil }
+        func same(_ a: Word, _ b: Word) -> Bool {
+            (a.block, a.paragraph, a.line, a.word) == (b.block, b.paragraph, b.line, b.word) && a.text == b.text
+        }
+        guard let start = page.words.firstIndex(where: { same($0, first) }), start + words.count <= page.words.count,
+              zip(page.words[start...], words).allSatisfy(same) else { return nil }
+        return start..<(start + words.count)
+    }
+}
+
+extension OCRWorker {
+    /// The fields missing from `fields` (of a page of `kind` read from `page`, on `image`) that
+    /// its ``RejectedValues`` give when their words are read again, each for review.
+    func rejectedValuesReread(_ page: PageText, kind: DocumentKind, fields: [String: Field], image: LeptImage, resolution: Int,
+                              options: OCROptions, report: PreprocessReport, index: Int) throws(OCRError) -> [String: Field] {
+        let lines = TextLine.group(page.words)
+        let levelled = LevelledLines(lines, width: page.width, height: page.height)
+        let rejected = FieldExtractor.rejectedValues(levelled?.lines ?? lines, kind: kind)
+            .filter { RejectedValues.fields.contains($0.key) && fields[$0.key] == nil }
+        guard !rejected.isEmpty else { return [:] }
+        var out = page
+        let nextBlock = (page.words.map(\.block).max() ?? 0) + 1
+        for (_, words) in rejected.sorted(by: { $0.key < $1.key }) {
+            // Found on the page as read (the levelled words' boxes are turned).
+            guard let range = RejectedValues.range(of: words, in: out) else { continue }
+            let box = out.words[range].map(\.box).reduce(out.words[range.lowerBound].box) { $0.union($1) }
+            let pad = max(2, box.height / 4)
+            let region = LabelledPage.within(BoundingBox(x: box.x - pad, y: box.y - pad, width: box.width + 2 * pad, height: box.height + 2 * pad),
+                                             width: page.width, height: page.height)
+            guard region.width > 0, region.height > 0 else { continue }
+            let read = try text.recognize(image, resolution: resolution, mode: .singleLine, rectangle: region)
+            guard read.words.map(\.text) != out.words[range].map(\.text),
+                  let mended = TallWords.replaced(out, range: range, by: read.words, nextBlock: nextBlock,
+                                                  least: RejectedValues.least, cap: RejectedValues.cap, guarding: true) else { continue }
+            out = mended
+        }
+        guard out != page else { return [:] }
+        var known = options
+        known.kind = kind
+        let again = finish(out, source: .ocr, index: index, report: report, scanned: nil, image: image, options: known)
+        var found: [String: Field] = [:]
+        for name in rejected.keys {
+            guard var f = again.fields[name] else { continue }
+            f.needsReview = true
+            found[name] = f
+        }
+        return found
+    }
+}
