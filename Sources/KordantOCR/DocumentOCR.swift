@@ -519,9 +519,9 @@ public final class OCRWorker {
             result = finish(page, source: .ocr, index: index, report: report, scanned: scanned, image: prepared, options: known)
         }
         // Strictly shaped values whose words failed their validator, read again on their own.
-        if !settled, result.kind != .unknown {
-            let reread = try rejectedValuesReread(page, kind: result.kind, fields: result.fields, image: prepared, resolution: report.resolution,
-                                                  options: o, report: report, index: index)
+        if !settled, result.kind != .unknown,
+           let reread = try rejectedValuesReread(page, kind: result.kind, fields: result.fields, image: prepared, resolution: report.resolution,
+                                                 options: o, report: report, index: index) {
             for (name, field) in reread { result.fields[name] = field }
             clock?.mark("rejected")
         }

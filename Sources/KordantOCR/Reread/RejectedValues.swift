@@ -34,14 +34,15 @@ enum RejectedValues {
 
 extension OCRWorker {
     /// The fields missing from `fields` (of a page of `kind` read from `page`, on `image`) that
-    /// its ``RejectedValues`` give when their words are read again, each for review.
+    /// its ``RejectedValues`` give when their words are read again, each for review; nil when the
+    /// page has no such value to read again.
     func rejectedValuesReread(_ page: PageText, kind: DocumentKind, fields: [String: Field], image: LeptImage, resolution: Int,
-                              options: OCROptions, report: PreprocessReport, index: Int) throws(OCRError) -> [String: Field] {
+                              options: OCROptions, report: PreprocessReport, index: Int) throws(OCRError) -> [String: Field]? {
         let lines = TextLine.group(page.words)
         let levelled = LevelledLines(lines, width: page.width, height: page.height)
         let rejected = FieldExtractor.rejectedValues(levelled?.lines ?? lines, kind: kind)
             .filter { RejectedValues.fields.contains($0.key) && fields[$0.key] == nil }
-        guard !rejected.isEmpty else { return [:] }
+        guard !rejected.isEmpty else { return nil }
         var out = page
         let nextBlock = (page.words.map(\.block).max() ?? 0) + 1
         for (_, words) in rejected.sorted(by: { $0.key < $1.key }) {
