@@ -653,7 +653,7 @@ public final class OCRWorker {
             var area = r
             if misread, let b = inside.first?.box {
                 let pad = h / 4
-                area = within(BoundingBox(x: b.x - pad, y: b.y - pad, width: b.width + 2 * pad, height: b.height + 2 * pad))
+                area = within(b.padded(pad))
             }
             let read = try text.recognize(image, resolution: resolution, mode: .singleCharacter, rectangle: area,
                                           whitelist: misread ? "MFX" : nil)
@@ -719,7 +719,7 @@ public final class OCRWorker {
                 // slanted label above): read once more, cut close around what was found.
                 if let ink = span(kept), kept.contains(where: { $0.confidence < 60 }) {
                     let pad = max(2, ink.height / 4)
-                    let close = LabelledPage.within(BoundingBox(x: ink.x - pad, y: ink.y - pad, width: ink.width + 2 * pad, height: ink.height + 2 * pad),
+                    let close = LabelledPage.within(ink.padded(pad),
                                                     width: image.width, height: image.height)
                     read = try text.recognize(image, resolution: resolution, mode: .singleLine, rectangle: close)
                     kept = read.words.filter { !PageLayout.key($0.text).isEmpty }

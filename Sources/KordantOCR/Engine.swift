@@ -26,6 +26,11 @@ public struct BoundingBox: Sendable, Equatable, Codable {
     }
 
     /// The smallest box holding both.
+    /// The box with `pad` pixels more on every side (not kept within any image).
+    func padded(_ pad: Int) -> BoundingBox {
+        BoundingBox(x: x - pad, y: y - pad, width: width + 2 * pad, height: height + 2 * pad)
+    }
+
     public func union(_ o: BoundingBox) -> BoundingBox {
         let x0 = min(x, o.x), y0 = min(y, o.y)
         return BoundingBox(x: x0, y: y0, width: max(x + width, o.x + o.width) - x0, height: max(y + height, o.y + o.height) - y0)

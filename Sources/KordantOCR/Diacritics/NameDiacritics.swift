@@ -106,7 +106,7 @@ extension OCRWorker {
         for name in order {
             guard let field = fields[name], let value = field.value.string, let box = field.box, let latin else { continue }
             let pad = max(4, min(box.height, 60) / 4)
-            let region = LabelledPage.within(BoundingBox(x: box.x - pad, y: box.y - pad, width: box.width + 2 * pad, height: box.height + 2 * pad),
+            let region = LabelledPage.within(box.padded(pad),
                                              width: image.width, height: image.height)
             let read = try latin.recognize(image, resolution: resolution, mode: .singleBlock, rectangle: region)
             // A mark read at low confidence is a guess: a word is taken only when read clearly.

@@ -802,7 +802,7 @@ enum MRZScanner {
     /// Whether two boxes are apart by a twentieth of the larger's longer side or more.
     static func apart(_ a: BoundingBox, _ b: BoundingBox) -> Bool {
         let pad = max(a.width, a.height, b.width, b.height) / 20
-        return !BoundingBox(x: a.x - pad, y: a.y - pad, width: a.width + 2 * pad, height: a.height + 2 * pad).intersects(b)
+        return !a.padded(pad).intersects(b)
     }
 
     /// Clockwise quarter turn that makes text running along `line` (reversed when `flipped`) upright.

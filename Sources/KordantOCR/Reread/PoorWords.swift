@@ -50,7 +50,7 @@ enum PoorWords {
         }.sorted { page.words[$0].confidence < page.words[$1].confidence }.prefix(most)
         return poorest.map { i in
             let b = page.words[i].box
-            return (i, LabelledPage.within(BoundingBox(x: b.x - pad, y: b.y - pad, width: b.width + 2 * pad, height: b.height + 2 * pad),
+            return (i, LabelledPage.within(b.padded(pad),
                                            width: page.width, height: page.height))
         }
     }

@@ -48,10 +48,8 @@ extension OCRWorker {
         for (_, words) in rejected.sorted(by: { $0.key < $1.key }) {
             // Found on the page as read (the levelled words' boxes are turned).
             guard let range = RejectedValues.range(of: words, in: out) else { continue }
-            let box = out.words[range].map(\.box).reduce(out.words[range.lowerBound].box) { $0.union($1) }
-            let pad = max(2, box.height / 4)
-            let region = LabelledPage.within(BoundingBox(x: box.x - pad, y: box.y - pad, width: box.width + 2 * pad, height: box.height + 2 * pad),
-                                             width: page.width, height: page.height)
+            let box = Segment(Array(out.words[range])).box
+            let region = LabelledPage.within(box.padded(max(2, box.height / 4)), width: page.width, height: page.height)
             guard region.width > 0, region.height > 0 else { continue }
             let read = try text.recognize(image, resolution: resolution, mode: .singleLine, rectangle: region)
             guard read.words.map(\.text) != out.words[range].map(\.text),
