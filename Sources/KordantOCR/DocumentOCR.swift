@@ -129,6 +129,9 @@ public final class OCRWorker {
     private lazy var osd: TesseractHandle? = orientation ? try? TesseractHandle(language: "osd") : nil
     /// The Latin-script model for names with diacritics (`withDiacritics`), made on first use.
     lazy var latin: TesseractHandle? = Self.latinHandle(datapath: text.datapath)
+    /// English and the Cyrillic script together, for a name's words in Cyrillic (`CyrillicNames`),
+    /// made on first use; nil when the Cyrillic model is not installed.
+    lazy var cyrillic: TesseractHandle? = Self.cyrillicHandle(datapath: text.datapath)
 
     public init(language: String = "eng", orientation: Bool = true) throws(OCRError) {
         _ = ImageLoader.quiet
@@ -553,12 +556,24 @@ public final class OCRWorker {
            let mended = try leadingGlyphRead(number, image: prepared, resolution: report.resolution) {
             result.fields["document_number"] = mended
         }
+        // A name of one letter read as two or as a digit, read again as one character.
+        if result.kind == .id, !settled {
+            let lone = try loneGlyphNames(page, fields: result.fields, image: prepared, resolution: report.resolution)
+            for (name, field) in lone { result.fields[name] = field }
+            if !lone.isEmpty { clock?.mark("glyph") }
+        }
         if result.kind == .id, result.fields["sex"] == nil, let sex = try singleLetterSex(page.words, image: prepared, resolution: report.resolution) {
             result.fields["sex"] = sex
         }
+        // A name English could not read as one for a capital it lacks ("tukaszewicz" for
+        // Łukaszewicz), read with the Latin model.
+        if !settled, result.kind != .unknown {
+            let names = try rejectedNamesWithDiacritics(page, kind: result.kind, fields: result.fields, image: prepared, resolution: report.resolution)
+            for (name, field) in names { result.fields[name] = field }
+        }
         // (Not the names of a valid MRZ: the zone spells them without diacritics, by the rules.)
         if !settled, o.kind != nil || result.kind != .unknown, result.fields.keys.contains(where: NameDiacritics.fields.contains) {
-            result.fields = try withDiacritics(result.fields, image: prepared, resolution: report.resolution)
+            result.fields = try withDiacritics(result.fields, words: page.words, image: prepared, resolution: report.resolution)
             clock?.mark("diacritics")
         }
         clock?.mark("fields")

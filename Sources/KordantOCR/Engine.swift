@@ -82,6 +82,13 @@ final class TesseractHandle {
                       failure: "cannot load language data '\(language)' (install tesseract-ocr-\(language == "osd" ? "osd" : language) or set TESSDATA_PREFIX)")
     }
 
+    /// A handle on `language` (several joined by "+") from the directory `datapath`, for LSTM
+    /// recognition only.
+    convenience init(datapath: String, language: String) throws(OCRError) {
+        try self.init(language: language, load: { TessBaseAPIInit2($0, datapath, language, OEM_LSTM_ONLY) },
+                      failure: "cannot load language data '\(language)' from \(datapath)")
+    }
+
     /// A handle on traineddata held in memory (`TrainedData`), for LSTM recognition only.
     convenience init(data: Data, language: String) throws(OCRError) {
         try self.init(language: language, load: { api in

@@ -1,3 +1,4 @@
+@preconcurrency import CTesseract
 import Foundation
 @testable import KordantOCR
 import KordantTestSupport
@@ -13,6 +14,12 @@ import Testing
         // English's own mark a guess for one it lacks, and marks side by side.
         ("Zséfia Kovacs", "Zsófia Kovács", "Zsófia Kovács"), ("Odén", "Ödön", "Ödön"), ("Jifi", "Jiří", "Jiří"),
         ("Begofia de la Cruz Nufiez", "Begoña de la Cruz Núñez", "Begoña de la Cruz Núñez"),
+        // An ß, which English lacks, read as one or two marks of its shape, or lost at a word's end.
+        ("Gisela Weif&", "Gisela Weiß", "Gisela Weiß"), ("Anna-Lena Grof-Oztiirk", "Anna-Lena Groß-Öztürk", "Anna-Lena Groß-Öztürk"),
+        ("Hans Peter Weil", "Hans Peter Weiß", "Hans Peter Weiß"), ("Björn Wei", "Björn Weiß", "Björn Weiß"),
+        ("Karl Müller and Gisela WeifS", "Karl Müller and Gisela Weiß", "Karl Müller and Gisela Weiß"),
+        // But not an ß put where English read nothing inside a word, nor one for three marks.
+        ("Fisher", "Fißcher", nil), ("Wolff", "Woß", nil),
         // Marks added where English read a letter whole, a letter lost, a letter changed for
         // another plain one, a mark dropped, nothing changed: English's reading stays.
         ("ANNA", "ĄANNA", nil), ("IBRAHIM", "İÎBRAHIM", nil), ("REKA", "ÉKA", nil), ("EZE", "EZEẸ", nil),
@@ -53,6 +60,71 @@ import Testing
     ] as [(String, String, String, String?)])
     func anAddressTakesTheNamesLettersOnly(_ english: String, _ latin: String, _ name: String, _ expected: String?) {
         #expect(NameDiacritics.addressMended(english, latin: latin, name: name) == expected)
+    }
+
+    /// "Name of Requester: Bozena Anna tukaszewicz" (a shadowed letter): English reads the Ł as a
+    /// small t, and no name takes a word so; read with the Latin model the words are the name,
+    /// taken for review. Where the Latin reading changes more than marks, nothing is taken.
+    @Test func aNameEnglishCouldNotReadIsReadWithTheLatinModel() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let loaded = try ImageLoader.load(path: root + "/Tests/Fixtures/ocr-fallback/s130-dev-040-requester-name-shadow.png")[0]
+        let image = LeptImage(try #require(pixConvertTo8(loaded.pix, 0)))
+        func word(_ text: String, _ x: Int, _ y: Int, _ w: Int, _ h: Int, _ n: Int) -> Word {
+            Word(text: text, confidence: 92, box: BoundingBox(x: x, y: y, width: w, height: h), block: 1, paragraph: 1, line: 1, word: n)
+        }
+        let words = [word("Name", 13, 18, 108, 38, 1), word("of", 134, 17, 37, 39, 2), word("Requester:", 183, 21, 195, 49, 3),
+                     word("Bozena", 393, 26, 132, 39, 4), word("Anna", 539, 29, 92, 38, 5), word("tukaszewicz", 645, 29, 235, 43, 6)]
+        let page = PageText(text: words.map(\.text).joined(separator: " "), meanConfidence: 92, words: words, width: 900, height: 90,
+                            hocr: nil, tsv: nil, alto: nil)
+        #expect(FieldExtractor.optout(TextLine.group(words))["full_name"] == nil)
+        let worker = try OCRWorker(orientation: false)
+        let found = try worker.rejectedNamesWithDiacritics(page, kind: .optout, fields: [:], image: image, resolution: 300)
+        let name = try #require(found["full_name"], "\(found)")
+        #expect(name.value == .text("Bożena Anna Łukaszewicz"))
+        #expect(name.needsReview && name.confidence >= 60)
+        // A name the page gave is not read again.
+        let given = Field(value: .text("Bozena Anna Lukaszewicz"), confidence: 90, box: nil)
+        #expect(try worker.rejectedNamesWithDiacritics(page, kind: .optout, fields: ["full_name": given], image: image, resolution: 300).isEmpty)
+    }
+
+    /// A word read alone clearly in Cyrillic replaces English's Latin look-alikes, in the name's
+    /// case; Cyrillic letters that are Latin capitals' twins only ("НОМЕ"), a word read poorly,
+    /// or a word with marks that are no letters change nothing.
+    @Test func aCyrillicWordReadClearlyReplacesItsLookAlikes() {
+        #expect(CyrillicNames.mended("AH Kowalska-Kwiatkowska", rereads: [0: ("Ян", 95)]) == "Ян Kowalska-Kwiatkowska")
+        #expect(CyrillicNames.mended("SH Ivanova", rereads: [0: ("ян.", 88)]) == "Ян Ivanova")
+        #expect(CyrillicNames.mended("AH Łukaszewicz", rereads: [0: ("Ян", 90), 1: ("Lukaszewicz", 70)]) == "Ян Łukaszewicz")
+        #expect(CyrillicNames.mended("AH", rereads: [0: ("Ян", 90)]) == "ЯН")
+        #expect(CyrillicNames.mended("HOME SMITH", rereads: [0: ("НОМЕ", 95)]) == nil)
+        #expect(CyrillicNames.mended("Wei Li", rereads: [0: ("ме", 90)]) == nil)
+        #expect(CyrillicNames.mended("AH Kowalska", rereads: [0: ("Ян", 60)]) == nil)
+        #expect(CyrillicNames.mended("A.H Kowalska", rereads: [0: ("Ян", 90)]) == nil)
+        #expect(CyrillicNames.mended("AH Kowalska", rereads: [0: ("AH", 90)]) == nil)
+        #expect(CyrillicNames.mended("AH Kowalska", rereads: [:]) == nil)
+        #expect(CyrillicNames.isCyrillic("Ян") && !CyrillicNames.isCyrillic("НОМЕ") && !CyrillicNames.isCyrillic("AH"))
+        // A mailbox and a path take the owner's Cyrillic letters as they take marks.
+        #expect(NameDiacritics.addressMended("https://www.whitepages.com/p/sh-kowalska-kwiatkowska/71778",
+                                             latin: "https://www.whitepages.com/p/ян-kowalska-kwiatkowska/71778", name: "Ян Kowalska-Kwiatkowska")
+                == "https://www.whitepages.com/p/ян-kowalska-kwiatkowska/71778")
+        #expect(NameDiacritics.addressMended("skowalskakwiatkowska@inbox.example.net", latin: "яkowalskakwiatkowska@inbox.example.net",
+                                             name: "Ян Kowalska-Kwiatkowska") == "яkowalskakwiatkowska@inbox.example.net")
+    }
+
+    /// "Ян Kowalska-Kwiatkowska" on a faxed form, read "AH …" by English (69): its first word
+    /// read again alone with English and Cyrillic together, the name is as printed, for review.
+    @Test func aFaxedCyrillicNameIsReadWithTheCyrillicScript() throws {
+        let worker = try OCRWorker(orientation: false)
+        guard worker.cyrillic != nil else { return }  // tesseract-ocr-script-cyrl not installed
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let loaded = try ImageLoader.load(path: root + "/Tests/Fixtures/ocr-fallback/s130-dev-015-requester-name-fax.png")[0]
+        let image = LeptImage(try #require(pixConvertTo8(loaded.pix, 0)))
+        let box = BoundingBox(x: 10, y: 10, width: image.width - 20, height: image.height - 20)
+        let words = [Word(text: "AH", confidence: 69, box: BoundingBox(x: 11, y: 14, width: 38, height: 25), block: 1, paragraph: 1, line: 1, word: 1),
+                     Word(text: "Kowalska-Kwiatkowska", confidence: 92, box: BoundingBox(x: 62, y: 11, width: 352, height: 30), block: 1, paragraph: 1, line: 1, word: 2)]
+        let fields = ["full_name": Field(value: .text("AH Kowalska-Kwiatkowska"), confidence: 80, box: box)]
+        let out = try worker.withDiacritics(fields, words: words, image: image, resolution: 204)
+        #expect(out["full_name"]?.value == .text("Ян Kowalska-Kwiatkowska"))
+        #expect(out["full_name"]?.needsReview == true)
     }
 
     static var tessdata: URL {

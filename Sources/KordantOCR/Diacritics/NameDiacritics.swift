@@ -15,6 +15,12 @@ enum NameDiacritics {
     /// the letters they may stand for. No other two: "RE" for "É" would be a letter lost.
     static let twoForOne: [String: Set<Character>] = ["ii": ["ü", "ű", "ï", "í"], "fi": ["ñ"], "ae": ["æ"], "oe": ["œ"], "ce": ["œ"], "ss": ["ß"]]
 
+    /// What English makes of an "ß", a letter it does not have: one or two of these ("Weil",
+    /// "Weif&", "WeifS", "Strau&", "wei8"), or nothing at the end of a word ("Wei"). The Latin
+    /// model reads it plainly (dev seeds 130, 133–136: "Weiß", "Groß-Öztürk" on crops English
+    /// read "Weif&", "Grof-Oztiirk").
+    static let sharpS: Set<Character> = ["f", "l", "i", "I", "8", "&", "S", "s", "B", "R"]
+
     /// `latin` when it is `english` with some letters read as letters with diacritics and
     /// nothing else changed; nil otherwise (also when nothing changed). A letter English read
     /// plain, or with another mark ("Zséfia" for "Zsófia", "Erdés" for "Erdős": English's few
@@ -37,6 +43,12 @@ enum NameDiacritics {
                     reach[i][j] = true
                 } else if i + 1 < e.count, reach[i + 2][j + 1], marked(l[j]),
                           let marks = Self.twoForOne[String([e[i], e[i + 1]]).lowercased()], marks.contains(Character(l[j].lowercased())) {
+                    reach[i][j] = true
+                } else if l[j] == "ß", (i < e.count && Self.sharpS.contains(e[i]) && reach[i + 1][j + 1])
+                            || (i + 1 < e.count && Self.sharpS.contains(e[i]) && Self.sharpS.contains(e[i + 1]) && reach[i + 2][j + 1])
+                            || ((j + 1 == l.count || !l[j + 1].isLetter) && reach[i][j + 1]) {
+                    // An ß, which English has no letter for, read as one or two marks of its shape,
+                    // or lost at the end of its word ("Wei").
                     reach[i][j] = true
                 }
             }
@@ -97,38 +109,118 @@ extension OCRWorker {
     /// `fields` with each name read once more in its box by the Latin-script model, and its
     /// letters with diacritics taken where ``NameDiacritics/mended(_:latin:)`` allows; so too
     /// the requester's mailbox and listing address, which spell the name
-    /// (``NameDiacritics/addressMended(_:latin:name:)``). Without the Latin model installed, `fields`
-    /// as they are.
-    func withDiacritics(_ fields: [String: Field], image: LeptImage, resolution: Int) throws(OCRError) -> [String: Field] {
+    /// (``NameDiacritics/addressMended(_:latin:name:)``). A name's word read by English under
+    /// ``CyrillicNames/doubtful`` (one of `words`, the page's) is read again alone by English and
+    /// Cyrillic together (``CyrillicNames/mended(_:rereads:)``), and an address whose owner's name
+    /// has Cyrillic letters is read again so too. Without a model installed its step is skipped.
+    func withDiacritics(_ fields: [String: Field], words: [Word], image: LeptImage, resolution: Int) throws(OCRError) -> [String: Field] {
         var out = fields
+        func region(_ box: BoundingBox) -> BoundingBox { Self.nameRegion(box, in: image) }
         // Names first: an address takes only marks its owner's name has.
         let order = fields.keys.filter(NameDiacritics.fields.contains).sorted() + fields.keys.filter(NameDiacritics.addressFields.contains).sorted()
         for name in order {
-            guard let field = fields[name], let value = field.value.string, let box = field.box, let latin else { continue }
-            let pad = max(4, min(box.height, 60) / 4)
-            let region = LabelledPage.within(box.padded(pad),
-                                             width: image.width, height: image.height)
-            let read = try latin.recognize(image, resolution: resolution, mode: .singleBlock, rectangle: region)
-            // A mark read at low confidence is a guess: a word is taken only when read clearly.
-            let clear = read.words.map { $0.confidence >= 60 }
-            guard clear.contains(true) else { continue }
-            if NameDiacritics.addressFields.contains(name) {
-                // One token: all of it read clearly, or none of it taken.
-                guard !clear.contains(false), let owner = out["full_name"]?.value.string else { continue }
-                let latinText = read.words.map(\.text).joined()
-                if let mended = NameDiacritics.addressMended(value, latin: latinText, name: owner) { out[name]?.value = .text(mended) }
-                continue
-            }
-            if !clear.contains(false), var text = FieldExtractor.name(read.words.map(\.text).joined(separator: " "))?.string {
-                if !value.contains(where: \.isLowercase) { text = text.uppercased() }
-                if let mended = NameDiacritics.mended(value, latin: text) {
+            guard let field = fields[name], let value = field.value.string, let box = field.box else { continue }
+            if NameDiacritics.addressFields.contains(name), let owner = out["full_name"]?.value.string,
+               owner.unicodeScalars.contains(where: { (0x0400...0x04FF).contains($0.value) }), let cyrillic {
+                // The owner's name has a word in Cyrillic, which English read as Latin letters here too.
+                let read = try cyrillic.recognize(image, resolution: resolution, mode: .singleBlock, rectangle: region(box))
+                if read.words.allSatisfy({ $0.confidence >= 60 }),
+                   let mended = NameDiacritics.addressMended(value, latin: read.words.map(\.text).joined(), name: owner) {
                     out[name]?.value = .text(mended)
+                    out[name]?.needsReview = true
                     continue
                 }
             }
-            if let mended = NameDiacritics.wordwise(value, latin: read.words.map { ($0.text, $0.confidence) }) { out[name]?.value = .text(mended) }
+            if let latin {
+                let read = try latin.recognize(image, resolution: resolution, mode: .singleBlock, rectangle: region(box))
+                if let mended = Self.latinMended(value, latin: read.words, name: name, owner: out["full_name"]?.value.string) {
+                    out[name]?.value = .text(mended)
+                }
+            }
+            // A name word English read poorly may be in Cyrillic: read again alone.
+            if NameDiacritics.fields.contains(name), let current = out[name]?.value.string,
+               case let inside = words.filter({ box.contains(x: $0.box.x + $0.box.width / 2, y: $0.box.y + $0.box.height / 2) }),
+               inside.count == current.split(separator: " ").count, inside.contains(where: { $0.confidence < CyrillicNames.doubtful }),
+               let cyrillic {
+                var rereads: [Int: (text: String, confidence: Double)] = [:]
+                for (i, w) in inside.enumerated() where w.confidence < CyrillicNames.doubtful && w.text.allSatisfy({ $0.isLetter || $0.isNumber }) {
+                    let read = try cyrillic.recognize(image, resolution: resolution, mode: .singleLine, rectangle: region(w.box))
+                    if read.words.count == 1 { rereads[i] = (read.words[0].text, read.words[0].confidence) }
+                }
+                if let mended = CyrillicNames.mended(current, rereads: rereads) {
+                    out[name]?.value = .text(mended)
+                    out[name]?.needsReview = true
+                }
+            }
         }
         return out
+    }
+
+    /// A name's box with a margin a quarter of its height (4 to 15 pixels), inside `image`: where
+    /// its words are read again.
+    static func nameRegion(_ box: BoundingBox, in image: LeptImage) -> BoundingBox {
+        LabelledPage.within(box.padded(max(4, min(box.height, 60) / 4)), width: image.width, height: image.height)
+    }
+
+    /// `value` of field `name` as the Latin model's reading (`latin`) of its box mends it
+    /// (``NameDiacritics/mended(_:latin:)``, ``NameDiacritics/wordwise(_:latin:)``; an address
+    /// by ``NameDiacritics/addressMended(_:latin:name:)`` beside its `owner`'s name); nil when it
+    /// changes nothing.
+    static func latinMended(_ value: String, latin read: [Word], name: String, owner: String?) -> String? {
+        // A mark read at low confidence is a guess: a word is taken only when read clearly.
+        let clear = read.map { $0.confidence >= 60 }
+        guard clear.contains(true) else { return nil }
+        if NameDiacritics.addressFields.contains(name) {
+            // One token: all of it read clearly, or none of it taken.
+            guard !clear.contains(false), let owner else { return nil }
+            return NameDiacritics.addressMended(value, latin: read.map(\.text).joined(), name: owner)
+        }
+        if !clear.contains(false), var text = FieldExtractor.name(read.map(\.text).joined(separator: " "))?.string {
+            if !value.contains(where: \.isLowercase) { text = text.uppercased() }
+            if let mended = NameDiacritics.mended(value, latin: text) { return mended }
+        }
+        return NameDiacritics.wordwise(value, latin: read.map { ($0.text, $0.confidence) })
+    }
+
+    /// Names whose label was found but whose words failed the name's validator because English
+    /// read a capital it has no letter for as a small one ("Olga tukaszewicz" for Łukaszewicz: no
+    /// name word starts with a small letter but a particle's), read again in their box with the
+    /// Latin-script model. Its reading is taken, for review, when every word of it is read
+    /// clearly, the field's validator takes it, and it is English's reading with letters with
+    /// diacritics for plain ones (``NameDiacritics/mended(_:latin:)``). Empty without the Latin
+    /// model or such a name.
+    func rejectedNamesWithDiacritics(_ page: PageText, kind: DocumentKind, fields: [String: Field], image: LeptImage,
+                                     resolution: Int) throws(OCRError) -> [String: Field] {
+        let specs: [FieldExtractor.Spec]
+        switch kind {
+        case .deed: specs = FieldExtractor.deedSpecs
+        case .optout: specs = FieldExtractor.optoutSpecs
+        case .id: specs = FieldExtractor.idSpecs
+        case .unknown: return [:]
+        }
+        let missing = specs.filter { NameDiacritics.fields.contains($0.field) && fields[$0.field] == nil }
+        guard let latin, !missing.isEmpty else { return [:] }
+        let lines = TextLine.group(page.words)
+        let rejected = FieldExtractor.rejectedValues(LevelledLines(lines, width: page.width, height: page.height)?.lines ?? lines, kind: kind)
+        var found: [String: Field] = [:]
+        for spec in missing {
+            // (Found on the page as read: the levelled words' boxes are turned.)
+            guard let words = rejected[spec.field], let range = RejectedValues.range(of: words, in: page) else { continue }
+            let read = Array(page.words[range])
+            let english = read.map(\.text).joined(separator: " ")
+            guard english.contains(where: \.isLowercase) else { continue }
+            let box = Segment(read).box
+            let region = Self.nameRegion(box, in: image)
+            guard region.width > 0, region.height > 0 else { continue }
+            let again = try latin.recognize(image, resolution: resolution, mode: .singleBlock, rectangle: region)
+            guard !again.words.isEmpty, again.words.allSatisfy({ $0.confidence >= 60 }),
+                  let value = spec.validate(again.words.map(\.text).joined(separator: " "))?.string,
+                  NameDiacritics.mended(english, latin: value) != nil else { continue }
+            // (The Latin reading's confidence: the requester's addresses are checked against a name read well.)
+            let confidence = again.words.map(\.confidence).reduce(0, +) / Double(again.words.count)
+            found[spec.field] = Field(value: .text(value), confidence: (confidence * 10).rounded() / 10, box: box, needsReview: true)
+        }
+        return found
     }
 
     /// The Latin-script model without its word list (see `TrainedData`), from the directory

@@ -800,6 +800,15 @@ extension PageLayout {
                     hit = make(0, i + k, field)
                     hit.approximate = approximate
                 }
+                // A card's label in a second language after a slash, its first language read past
+                // matching ("Surriame / Nom"): the label starts where the phrase does, and its value
+                // below starts there too, not under the second language.
+                if card, !numbered, !bracketed, hits.isEmpty, (2...4).contains(i), words[i - 1].text == "/",
+                   words[..<(i - 1)].allSatisfy({ $0.text.count >= 2 && $0.text.allSatisfy(\.isLetter) }) {
+                    let (exact, text) = (hit.exact, hit.text)
+                    hit = make(0, i + k, field)
+                    (hit.approximate, hit.exact, hit.text) = (approximate, exact, text)
+                }
                 // A label read whole after a table's rule read as "|" opens the next cell, as
                 // a colon would end it ("[Aminata Nwachukwu | Birth Date [07/07/1986": the rule
                 // and the value beside the label read on one line).
