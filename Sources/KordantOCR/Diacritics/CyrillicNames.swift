@@ -18,11 +18,17 @@ enum CyrillicNames {
     /// for a faxed "Wei").
     static let latinTwins: Set<Character> = Set("АВЕКМНОРСТУХІЈЅ")
 
+    /// The Unicode block of Cyrillic letters.
+    static let block: ClosedRange<UInt32> = 0x0400...0x04FF
+
     /// Whether `word` is written in Cyrillic letters, one at least (as a capital) with no Latin twin.
     static func isCyrillic(_ word: String) -> Bool {
-        !word.isEmpty && word.unicodeScalars.allSatisfy { (0x0400...0x04FF).contains($0.value) }
+        !word.isEmpty && word.unicodeScalars.allSatisfy { block.contains($0.value) }
             && word.uppercased().contains { !latinTwins.contains($0) }
     }
+
+    /// Whether `text` has a Cyrillic letter in it.
+    static func hasCyrillic(_ text: String) -> Bool { text.unicodeScalars.contains { block.contains($0.value) } }
 
     /// `english` (a name as read) with each word whose reading alone by English and Cyrillic
     /// together (`rereads`, by the word's place in the name) is a Cyrillic word read clearly, in

@@ -121,7 +121,7 @@ extension OCRWorker {
         for name in order {
             guard let field = fields[name], let value = field.value.string, let box = field.box else { continue }
             if NameDiacritics.addressFields.contains(name), let owner = out["full_name"]?.value.string,
-               owner.unicodeScalars.contains(where: { (0x0400...0x04FF).contains($0.value) }), let cyrillic {
+               CyrillicNames.hasCyrillic(owner), let cyrillic {
                 // The owner's name has a word in Cyrillic, which English read as Latin letters here too.
                 let read = try cyrillic.recognize(image, resolution: resolution, mode: .singleBlock, rectangle: region(box))
                 if read.words.allSatisfy({ $0.confidence >= 60 }),
@@ -191,17 +191,9 @@ extension OCRWorker {
     /// model or such a name.
     func rejectedNamesWithDiacritics(_ page: PageText, kind: DocumentKind, fields: [String: Field], image: LeptImage,
                                      resolution: Int) throws(OCRError) -> [String: Field] {
-        let specs: [FieldExtractor.Spec]
-        switch kind {
-        case .deed: specs = FieldExtractor.deedSpecs
-        case .optout: specs = FieldExtractor.optoutSpecs
-        case .id: specs = FieldExtractor.idSpecs
-        case .unknown: return [:]
-        }
-        let missing = specs.filter { NameDiacritics.fields.contains($0.field) && fields[$0.field] == nil }
+        let missing = FieldExtractor.specs(for: kind).filter { NameDiacritics.fields.contains($0.field) && fields[$0.field] == nil }
         guard let latin, !missing.isEmpty else { return [:] }
-        let lines = TextLine.group(page.words)
-        let rejected = FieldExtractor.rejectedValues(LevelledLines(lines, width: page.width, height: page.height)?.lines ?? lines, kind: kind)
+        let rejected = RejectedValues.words(on: page, kind: kind)
         var found: [String: Field] = [:]
         for spec in missing {
             // (Found on the page as read: the levelled words' boxes are turned.)

@@ -200,14 +200,20 @@ enum FieldExtractor {
     /// The words beside each field's label whose value failed the field's validator, as the
     /// kind's extraction finds them (see ``LabelledPage/rejectedValues``): the words of `lines`.
     static func rejectedValues(_ lines: [TextLine], kind: DocumentKind) -> [String: [Word]] {
-        let page: LabelledPage
-        switch kind {
-        case .deed: page = LabelledPage(lines: lines, kind: .deed); _ = page.labelled(deedSpecs)
-        case .optout: page = requesterPage(lines).page; _ = page.labelled(optoutSpecs)
-        case .id: page = LabelledPage(lines: lines, kind: .id); _ = page.labelled(idSpecs)
-        case .unknown: return [:]
-        }
+        guard kind != .unknown else { return [:] }
+        let page = kind == .optout ? requesterPage(lines).page : LabelledPage(lines: lines, kind: kind)
+        _ = page.labelled(specs(for: kind))
         return page.rejectedValues.mapValues(\.words)
+    }
+
+    /// The labelled fields of a page of `kind`, with their validators (none for `unknown`).
+    static func specs(for kind: DocumentKind) -> [Spec] {
+        switch kind {
+        case .deed: deedSpecs
+        case .optout: optoutSpecs
+        case .id: idSpecs
+        case .unknown: []
+        }
     }
 
     /// Fields of an opt-out request. `tick`, `after`: see ``requestOptions(_:tick:after:)``.

@@ -19,6 +19,14 @@ enum RejectedValues {
     /// … and keeps this confidence at most: a value made of it goes to review.
     static let cap = 59.0
 
+    /// The words of each field of a page of `kind` whose label was found and whose value beside it
+    /// failed the field's validator, found on the page levelled as the layout rules read it (so
+    /// their boxes are turned: ``range(of:in:)`` finds them on the page as read).
+    static func words(on page: PageText, kind: DocumentKind) -> [String: [Word]] {
+        let lines = TextLine.group(page.words)
+        return FieldExtractor.rejectedValues(LevelledLines(lines, width: page.width, height: page.height)?.lines ?? lines, kind: kind)
+    }
+
     /// The range of `words` in `page.words` (the same words, one after another, known by their
     /// place in Tesseract's layout), nil when they are not found so.
     static func range(of words: [Word], in page: PageText) -> Range<Int>? {
@@ -38,9 +46,7 @@ extension OCRWorker {
     /// page has no such value to read again.
     func rejectedValuesReread(_ page: PageText, kind: DocumentKind, fields: [String: Field], image: LeptImage, resolution: Int,
                               options: OCROptions, report: PreprocessReport, index: Int) throws(OCRError) -> [String: Field]? {
-        let lines = TextLine.group(page.words)
-        let levelled = LevelledLines(lines, width: page.width, height: page.height)
-        let rejected = FieldExtractor.rejectedValues(levelled?.lines ?? lines, kind: kind)
+        let rejected = RejectedValues.words(on: page, kind: kind)
             .filter { RejectedValues.fields.contains($0.key) && fields[$0.key] == nil }
         guard !rejected.isEmpty else { return nil }
         var out = page
