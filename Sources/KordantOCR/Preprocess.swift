@@ -16,6 +16,8 @@ public struct PreprocessOptions: Sendable, Hashable, Codable {
     public var binarize = false
     /// Paint out photocopy and fax speckle (see `Preprocessor.despeckle`) where a page has a lot.
     public var despeckle = true
+    /// Fade a red stamp's ink in the grey page, print under it kept (see `Preprocessor.dropRedInk`).
+    public var dropRedInk = true
     /// Smooth bilevel (1-bit) pages into grey before reading (see `Preprocessor.smoothBilevel`),
     /// their dithered pictures painted out first (see `Preprocessor.paintHalftones`).
     public var smoothBilevel = true
@@ -58,6 +60,7 @@ public struct PreprocessOptions: Sendable, Hashable, Codable {
         o.despeckle = false
         o.smoothBilevel = false
         o.darkBands = false
+        o.dropRedInk = false
         return o
     }
 }
@@ -128,8 +131,10 @@ enum Preprocessor {
         let anyStep = o.grayscale || o.perspective || o.deskew || o.normalizeBackground || o.rescale || o.binarize
         let bilevel = o.smoothBilevel && (image.depth == 1 || (image.depth == 8 && pixGetColormap(image.pix) == nil && isBilevel(image)))
         if anyStep, image.depth != 8 || pixGetColormap(image.pix) != nil {
+            let color = image
             image = try LeptImage.make(pixConvertTo8(image.pix, 0), "grayscale conversion")
             report.steps.append("grayscale")
+            if o.dropRedInk, color.depth == 32, dropRedInk(color, into: image) { report.steps.append("red-ink") }
         }
         // What the page was scaled by before its text height was measured (a bilevel page read larger).
         var scaledFirst = 1.0

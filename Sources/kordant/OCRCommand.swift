@@ -185,7 +185,7 @@ struct OCR: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "OCR scans (PNG, JPEG, TIFF incl. multi-page, PNM, BMP, WebP) and extract deed, ID (MRZ) and opt-out fields.",
         discussion: """
-            Preprocessing (on by default, reported per page): grayscale, flattening a photographed \
+            Preprocessing (on by default, reported per page): grayscale (a red stamp's ink faded), flattening a photographed \
             page (perspective), smoothing bilevel (fax) pages, background flattening, a median \
             filter on photocopies drowned in speckle, light print on dark bands turned dark, \
             rescaling small text, despeckle, orientation \

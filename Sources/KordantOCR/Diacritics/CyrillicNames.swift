@@ -10,8 +10,11 @@ enum CyrillicNames {
     /// with Cyrillic. (On dev seed 130, "Ян" read as Latin letters at 59 to 83; a Latin word read
     /// again stays Latin, Tesseract reading it better so.)
     static let doubtful = 90.0
-    /// A Cyrillic word is taken when read at least this well.
+    /// A Cyrillic word is taken when read at least this well …
     static let clear = 75.0
+    /// … and the Latin model reads the word under this (dev seed 150: Latin words English and
+    /// Cyrillic together read as Cyrillic at 77–94 the Latin model read at 60–92; "Ян" at 0).
+    static let readAsLatin = 50.0
 
     /// Cyrillic capitals with a Latin twin of the same shape (А В Е К М Н О Р С Т У Х, І Ј Ѕ): a
     /// word of these only, in capitals, may be Latin letters read as Cyrillic ("НОМЕ" for HOME, "ме"

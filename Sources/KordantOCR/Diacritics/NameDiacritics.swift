@@ -133,9 +133,16 @@ extension OCRWorker {
             }
             if let latin {
                 let read = try latin.recognize(image, resolution: resolution, mode: .singleBlock, rectangle: region(box))
-                if let mended = Self.latinMended(value, latin: read.words, name: name, owner: out["full_name"]?.value.string) {
-                    out[name]?.value = .text(mended)
+                var mended = Self.latinMended(value, latin: read.words, name: name, owner: out["full_name"]?.value.string)
+                // Read unclearly with its margin, a name is read again within its own box: the margin
+                // can hold a mark the Latin model makes a letter of ("ÆŒUVRAY" at 36 with it,
+                // "ŒUVRAY" at 72 without).
+                if mended == nil, read.words.contains(where: { $0.confidence < 60 }),
+                   case let tight = LabelledPage.within(box.padded(2), width: image.width, height: image.height), tight.width > 0, tight.height > 0 {
+                    let again = try latin.recognize(image, resolution: resolution, mode: .singleLine, rectangle: tight)
+                    mended = Self.latinMended(value, latin: again.words, name: name, owner: out["full_name"]?.value.string)
                 }
+                if let mended { out[name]?.value = .text(mended) }
             }
             // A name word English read poorly may be in Cyrillic: read again alone.
             if NameDiacritics.fields.contains(name), let current = out[name]?.value.string,
@@ -145,7 +152,14 @@ extension OCRWorker {
                 var rereads: [Int: (text: String, confidence: Double)] = [:]
                 for (i, w) in inside.enumerated() where w.confidence < CyrillicNames.doubtful && w.text.allSatisfy({ $0.isLetter || $0.isNumber }) {
                     let read = try cyrillic.recognize(image, resolution: resolution, mode: .singleLine, rectangle: region(w.box))
-                    if read.words.count == 1 { rereads[i] = (read.words[0].text, read.words[0].confidence) }
+                    guard read.words.count == 1, case let m = read.words[0], CyrillicNames.isCyrillic(m.text.trimmingCharacters(in: .punctuationCharacters)),
+                          m.confidence >= CyrillicNames.clear else { continue }
+                    // A Latin word the Latin model reads is Latin ("LIAM" at 60 on a fax, which English
+                    // and Cyrillic together read "ПАМ" at 94; "Ørjan" at 92, "Әгјап" at 77): only a
+                    // word it cannot read ("Ян": "AH" at 0) is taken in Cyrillic.
+                    if let latin, let l = try latin.recognize(image, resolution: resolution, mode: .singleLine, rectangle: region(w.box)).words.first,
+                       l.confidence >= CyrillicNames.readAsLatin { continue }
+                    rereads[i] = (m.text, m.confidence)
                 }
                 if let mended = CyrillicNames.mended(current, rereads: rereads) {
                     out[name]?.value = .text(mended)

@@ -798,6 +798,7 @@ enum FieldExtractor {
             return "$" + groups.joined(separator: ",") + "." + cents
         }
         if field == "street_address" { return streetMended(text) }
+        if field == "property_address" { return addressMended(text) }
         // An instrument number's digits read apart after its dash ("2004-31 7036"; not a parcel's,
         // whose groups a space may part where its dash was lost, nor "2014 22395", a dash lost).
         if field == "instrument_number", let r = text.range(of: #"^\s*[0-9]+-[0-9]{1,4} [0-9]+\s*$"#, options: .regularExpression) {
@@ -1016,8 +1017,9 @@ enum FieldExtractor {
     /// A state's value that is no state ("Cl", "lowa": a fax or a shadow lost the T's bar, an I
     /// read as l) beside a ZIP whose first digits belong to one state only: that state's code,
     /// when the value read is its code with a letter a look-alike (thin strokes read for one
-    /// another: I, L, T, J, 1) or its name one letter off (two for names of eight letters or
-    /// more). Nil otherwise: a ZIP alone never names a state the page does not show.
+    /// another: I, L, T, J, 1), one letter of its code whose other letter is such a stroke (lost),
+    /// or its name one letter off (two for names of eight letters or more). Nil otherwise: a ZIP
+    /// alone never names a state the page does not show.
     static func stateNearZip(_ read: String, _ zipCode: String) -> String? {
         guard zipCode.count >= 5, zipCode.prefix(5).allSatisfy(\.isNumber), let p = Int(zipCode.prefix(3)) else { return nil }
         let owners = zipPrefixes.filter { $0.value.contains { $0.contains(p) } }.map(\.key)
@@ -1033,6 +1035,11 @@ enum FieldExtractor {
                 r == c || lookAlikes[r]?.contains(c) == true || lookAlikes[c]?.contains(r) == true || (thin.contains(r) && thin.contains(c))
             }
             return near && pairs.contains { $0 == $1 } ? code : nil
+        }
+        // One letter of the code, the other a thin stroke lost ("W" beside 53703 for WI).
+        if t.count == 1, let letter = t.first, letter.isLetter, code.contains(letter),
+           code.allSatisfy({ $0 == letter || thin.contains($0) }) {
+            return code
         }
         let letters = t.filter(\.isLetter)
         guard letters.count >= 4, let name = states.first(where: { $0.value == code })?.key else { return nil }
@@ -1066,6 +1073,39 @@ enum FieldExtractor {
             return next == "l" && afterNext != "l" ? "l" : "i"
         })
         return mended
+    }
+
+    /// A one-line address whose shape says what a fax misread: its ZIP's 7 read as a slash (the
+    /// bar lost: "Albany, NY 1220/", "LA /0801", "TX 78/01") or a 0 or 1 as a letter of its shape,
+    /// its state code's letters as look-alikes of the one code its ZIP belongs to ("1A 50309",
+    /// "LX 78701", "[X 78701"), its house number's digits as letters of their shape ("SO86",
+    /// "68/5"). Nil when nothing changes or it is still no address. A guess: for review.
+    static func addressMended(_ text: String) -> String? {
+        var tokens = text.split(separator: " ").map(String.init)
+        guard tokens.count >= 4 else { return nil }
+        // The ZIP, last: a ZIP is never a date, so any slash in it is a 7.
+        let zipRead = tokens[tokens.count - 1].trimmingCharacters(in: CharacterSet(charactersIn: ".,;"))
+        let zipCode = (digitsMended(zipRead) ?? zipRead).replacingOccurrences(of: "/", with: "7")
+        guard zipCode.range(of: #"^[0-9]{5}$"#, options: .regularExpression) != nil else { return nil }
+        tokens[tokens.count - 1] = zipCode
+        // The state code before it, when it is none.
+        let stateIndex = tokens.count - 2
+        let stateRead = tokens[stateIndex].trimmingCharacters(in: CharacterSet(charactersIn: ",."))
+        if !(stateRead.count == 2 && states.values.contains(stateRead)), stateRead.count <= 3 {
+            guard let code = stateNearZip(stateRead, zipCode) else { return nil }
+            tokens[stateIndex] = code
+        }
+        // The house number, first: digits and letters of their shape, at least one digit read,
+        // ending in a digit (a letter after the number is its own: "12B").
+        let number = tokens[0]
+        let shapes: [Character: Character] = ["S": "5", "s": "5", "O": "0", "o": "0", "Q": "0", "D": "0", "I": "1", "l": "1", "|": "1",
+                                              "B": "8", "Z": "2", "/": "7"]
+        if number.contains(where: \.isNumber), number.count >= 2, number.last?.isNumber == true, number.contains(where: { !$0.isNumber }),
+           number.allSatisfy({ $0.isNumber || shapes[$0] != nil }) {
+            tokens[0] = String(number.map { shapes[$0] ?? $0 })
+        }
+        let mended = tokens.joined(separator: " ")
+        return mended != text && splitAddress(mended) != nil ? mended : nil
     }
 
     /// A company's name read apart inside a word: a word of small letters after another is its
@@ -1281,6 +1321,13 @@ enum FieldExtractor {
                case let mended = a.replacingOccurrences(of: #"\b(\#(streetTypes.joined(separator: "|")))\.\s+(?=(?:Apt|Apartment|Unit|Suite|Ste|Floor|Fl|Room|Rm)\b|#)"#,
                                                         with: "$1, ", options: .regularExpression), mended != a {
                 f[name]?.value = .text(mended)
+                f[name]?.needsReview = true
+            }
+            // A unit's word a letter off before its number ("…, Unil 9A": a fax lost the t's bar).
+            if let a = f[name]?.value.string, let r = a.range(of: #"(?<=, )[A-Z][a-z]{3,4}(?= #?[0-9][0-9A-Z]{0,4}\b)"#, options: .regularExpression),
+               case let word = String(a[r]), !["Unit", "Suite"].contains(word),
+               let unit = onlyOneEditFrom(word, among: ["Unit", "Suite"], minLength: 4) {
+                f[name]?.value = .text(a.replacingCharacters(in: r, with: unit))
                 f[name]?.needsReview = true
             }
             if let a = f[name]?.value.string, let mended = streetTypeMended(a) {
@@ -1652,6 +1699,12 @@ struct LabelledPage {
                     }
                     text = extended
                     used += more
+                    // (An address whose ZIP is on the next line is mended whole.)
+                    if field == "property_address", spec.validate(text) == nil, let mended = FieldExtractor.addressMended(text),
+                       spec.validate(mended) != nil {
+                        text = mended
+                        repaired = true
+                    }
                 }
                 guard var value = spec.validate(text) else {
                     if !words.isEmpty {

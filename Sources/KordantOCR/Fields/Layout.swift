@@ -257,8 +257,21 @@ struct PageLayout {
         else { return [w] }
         var parts = divided(w, at: i + 1)
         if chars[i] != ":" { parts[0].text = String(chars[..<i]) + ":" }
+        // A capital I against a name's label read as a rule ("Forenames:|NES" for INES): a rule
+        // is set apart from the words it parts, and a name in capitals opens with a letter. A
+        // guess between the two: the word keeps a confidence under review's.
+        let value = Array(parts[1].text)
+        if value.count >= 3, value[0] == "|", value[1...].allSatisfy(\.isUppercase), nameLabelWords.contains(labelKey(String(chars[..<i]))) {
+            parts[1].text = "I" + String(value.dropFirst())
+            parts[1].confidence = min(parts[1].confidence, FieldExtractor.reviewConfidence - 1)
+        }
         return parts
     }
+
+    /// The last words of an identity document's labels of names ("forenames", "names", "surname"),
+    /// whose values are printed in capitals.
+    static let nameLabelWords: Set<String> = Set(Vocabulary.id
+        .filter { FieldExtractor.nameFields.contains($0.field) }.flatMap { $0.keys.compactMap { $0.split(separator: " ").last.map(String.init) } })
 
     /// Digits small print is read as in place of a letter ("D0B", "Fu11 name", "5ex").
     static let letterLikeDigits: [Character: Character] = ["0": "o", "1": "l", "5": "s"]
@@ -339,14 +352,18 @@ struct PageLayout {
     static let labelWords: Set<String> = Set((Vocabulary.deed + Vocabulary.optout + Vocabulary.id)
         .flatMap { $0.keys.flatMap { $0.split(separator: " ").map(String.init) } }.filter { $0.count >= 3 })
 
-    /// A table's rule read glued between a value and the next cell's label ("1997|}Instrument"):
-    /// the three apart, the rule as "|" (which parts a label from its value as a colon does).
+    /// A table's rule read glued between a value and the next cell's label ("1997|}Instrument"),
+    /// or between a label and its value ("Address|764"): the three apart, the rule as "|" (which
+    /// parts a label from its value as a colon does).
     static func splitAtRule(_ w: Word) -> [Word] {
         let chars = Array(w.text)
         guard let i = chars.indices.first(where: { "|}{][".contains(chars[$0]) }), i >= 1,
               chars[i - 1].isLetter || chars[i - 1].isNumber,
-              let j = chars[i...].firstIndex(where: { !"|}{][".contains($0) }), chars[j].isUppercase,
-              chars[j...].filter(\.isLetter).count >= 3, chars[j...].allSatisfy({ $0.isLetter || ".:".contains($0) }) else { return [w] }
+              let j = chars[i...].firstIndex(where: { !"|}{][".contains($0) }) else { return [w] }
+        let labelFirst = chars[..<i].allSatisfy(\.isLetter) && labelWords.contains(key(String(chars[..<i])))
+            && (chars[j].isNumber || chars[j].isUppercase)
+        guard labelFirst || (chars[j].isUppercase && chars[j...].filter(\.isLetter).count >= 3
+                             && chars[j...].allSatisfy({ $0.isLetter || ".:".contains($0) })) else { return [w] }
         let parts = divided(w, at: i)
         var rest = divided(parts[1], at: j - i)
         rest[0].text = "|"

@@ -126,10 +126,17 @@ extension FieldExtractor {
             if company(line.text)?.string.map(PageLayout.key) == brokerKey {
                 out.insert(i)
                 guard let at = order.firstIndex(of: i) else { continue }
-                var j = at + 1
-                while j < order.count, j <= at + 6, isContactLine(lines[order[j]].text, brokerKey: brokerKey, domains: domains),
-                      close(below: lines[order[j - 1]], lines[order[j]]) {
-                    out.insert(order[j])
+                var (j, last) = (at + 1, i)
+                while j < order.count, j <= at + 6 {
+                    let next = lines[order[j]]
+                    if isContactLine(next.text, brokerKey: brokerKey, domains: domains), close(below: lines[last], next) {
+                        out.insert(order[j])
+                        last = order[j]
+                    } else if overlapsAcross(next, line) {
+                        break
+                    }
+                    // (Another line beside the letterhead, not under it, is passed over: a "RECEIVED"
+                    // stamp at the page's edge, read between the street and the city.)
                     j += 1
                 }
             } else if key.contains(brokerKey), key.count > brokerKey.count + 6,
@@ -142,6 +149,13 @@ extension FieldExtractor {
             }
         }
         return out
+    }
+
+    /// Whether two lines share some of their width on the page.
+    private static func overlapsAcross(_ a: TextLine, _ b: TextLine) -> Bool {
+        guard let la = a.words.map(\.box.x).min(), let ra = a.words.map({ $0.box.x + $0.box.width }).max(),
+              let lb = b.words.map(\.box.x).min(), let rb = b.words.map({ $0.box.x + $0.box.width }).max() else { return true }
+        return la < rb && lb < ra
     }
 
     /// The next line follows on within a line and a half (a letterhead's lines are set close).
