@@ -20,7 +20,8 @@ extension Preprocessor {
     static let stampSize = 0.05
     /// A stamp's ink is light: over paper its green and blue stay at least this high (dev stamps:
     /// 105–130 at the median). Red print is solid: a licence's red field numbers, which label its
-    /// values, and a maroon title band measure 59–88, and are left as they are.
+    /// values, and a maroon title band measure 59–88, and are left as they are (so is a stamp
+    /// under a shadow, 61–77).
     static let lightInk = 95
 
     /// Lightens `gray` (the 8-bit conversion of `color`, the same size) where `color` has red
@@ -55,12 +56,12 @@ extension Preprocessor {
         var seen = 0
         let overPaper = max(1, levels.firstIndex { seen += $0; return seen * 2 >= count } ?? 255)
         guard overPaper >= lightInk else { return false }
-        // The ink's edge too: a JPEG keeps colour at half the resolution of lightness, so a
-        // stamp's outermost pixels are dark with half their red, and left so they would be
-        // specks. Near red ink every pixel takes its red channel where that is lighter (print
-        // is as dark in red as in lightness, so it stays). And only ink of a stamp's size: a
-        // card's field numbers printed in red ("1", "4d") are print.
-        // (A stamp's letters and border, run together, make one blob of a stamp's size.)
+        // Only ink of a stamp's size (its letters and border run together into one blob): a
+        // card's field numbers printed in red ("1", "4d") are print. And the ink's edge too: a
+        // JPEG keeps colour at half the resolution of lightness, so a stamp's outermost pixels
+        // are dark with half their red, and left so they would be specks. Near red ink every
+        // pixel takes its red channel where that is lighter (print is as dark in red as in
+        // lightness, so it stays).
         let least = Int32(max(8, Double(min(w, h)) * stampSize))
         guard let blobs = pixDilateBrick(nil, mask.pix, 21, 21).map(LeptImage.init),
               let stamps = pixSelectBySize(blobs.pix, least, least, 8, Int32(L_SELECT_IF_BOTH), Int32(L_SELECT_IF_GTE), nil).map(LeptImage.init),
