@@ -33,6 +33,13 @@ enum CyrillicNames {
     /// Whether `text` has a Cyrillic letter in it.
     static func hasCyrillic(_ text: String) -> Bool { text.unicodeScalars.contains { block.contains($0.value) } }
 
+    /// `read` (one word read alone by English and Cyrillic together, at `confidence`) without the
+    /// marks around it, when it is a Cyrillic word read clearly; nil otherwise.
+    static func clearWord(_ read: String, confidence: Double) -> String? {
+        let text = read.trimmingCharacters(in: CharacterSet(charactersIn: ".,;:"))
+        return isCyrillic(text) && confidence >= clear ? text : nil
+    }
+
     /// `english` (a name as read) with each word whose reading alone by English and Cyrillic
     /// together (`rereads`, by the word's place in the name) is a Cyrillic word read clearly, in
     /// its place, written in the name's case (all capitals, or a capital first). Only a word of
@@ -42,8 +49,7 @@ enum CyrillicNames {
         let capitals = !english.contains(where: \.isLowercase)
         var replaced = false
         for (i, m) in rereads where words.indices.contains(i) {
-            let text = m.text.trimmingCharacters(in: CharacterSet(charactersIn: ".,;:"))
-            guard isCyrillic(text), m.confidence >= clear, words[i].allSatisfy(\.isLetter) else { continue }
+            guard let text = clearWord(m.text, confidence: m.confidence), words[i].allSatisfy(\.isLetter) else { continue }
             words[i] = capitals ? text.uppercased() : text.prefix(1).uppercased() + text.dropFirst().lowercased()
             replaced = true
         }

@@ -152,8 +152,8 @@ extension OCRWorker {
                 var rereads: [Int: (text: String, confidence: Double)] = [:]
                 for (i, w) in inside.enumerated() where w.confidence < CyrillicNames.doubtful && w.text.allSatisfy({ $0.isLetter || $0.isNumber }) {
                     let read = try cyrillic.recognize(image, resolution: resolution, mode: .singleLine, rectangle: region(w.box))
-                    guard read.words.count == 1, case let m = read.words[0], CyrillicNames.isCyrillic(m.text.trimmingCharacters(in: .punctuationCharacters)),
-                          m.confidence >= CyrillicNames.clear else { continue }
+                    guard read.words.count == 1, case let m = read.words[0], CyrillicNames.clearWord(m.text, confidence: m.confidence) != nil
+                    else { continue }
                     // A Latin word the Latin model reads is Latin ("LIAM" at 60 on a fax, which English
                     // and Cyrillic together read "ПАМ" at 94; "Ørjan" at 92, "Әгјап" at 77): only a
                     // word it cannot read ("Ян": "AH" at 0) is taken in Cyrillic.
