@@ -102,11 +102,11 @@ extension HalfReadValuesTests {
 extension HalfReadValuesTests {
     /// A faxed form in a light face whose labels were misread past knowing ("C ity  Stee  AIP
     /// Cade") over a row reading as a place ("Pittsbureh  PA  15222", the state and ZIP agreeing):
-    /// the place's parts, for review.
+    /// the place's parts, for review (the city a letter off Pennsylvania's Pittsburgh, mended).
     @Test func aPlaceRowUnderLabelsReadPastKnowing() {
         let f = FieldExtractor.optout(WordPage(["OPT-OUT REQUEST FORM — Acxiom", "Street Adiclies's", "7992 Pine Ridge Lane",
                                                 "C ity   Stee   AIP Cade", "Pittsbureh   PA   15222"]).lines)
-        #expect(value(f, "state") == "PA" && value(f, "zip") == "15222" && value(f, "city") == "Pittsbureh")
+        #expect(value(f, "state") == "PA" && value(f, "zip") == "15222" && value(f, "city") == "Pittsburgh")
         #expect(f["state"]?.needsReview == true && f["zip"]?.needsReview == true && f["city"]?.needsReview == true)
         // A ZIP of another state beside the code: nothing.
         let other = FieldExtractor.optout(WordPage(["OPT-OUT REQUEST FORM — Acxiom", "C ity   Stee   AIP Cade", "Pittsbureh   PA   78701"]).lines)

@@ -25,6 +25,20 @@ import Testing
         return (try worker.process(path: path, options: once).pages[0], try worker.process(path: path).pages[0])
     }
 
+    /// Two readings of a fax that read the ZIP differently ("17/07" mended to 17707, and 12207):
+    /// the one Albany, NY agrees with is kept, in review, whichever way the readings are combined;
+    /// when neither or both agree, the usual rules stand.
+    @Test func ofTwoZIPsTheOneItsCityAndStateAgreeWith() {
+        let place = ["city": Self.field("Albany"), "state": Self.field("NY")]
+        let first = place.merging(["zip": Self.field("17707", review: true)]) { a, _ in a }
+        let second = place.merging(["zip": Self.field("12207", review: true)]) { a, _ in a }
+        #expect(TwoReadings.fields(first, second)["zip"] == Self.field("12207", review: true))
+        #expect(TwoReadings.filled(Self.page(.optout, first), from: Self.page(.optout, second)).fields["zip"] == Self.field("12207", review: true))
+        let neither = TwoReadings.fields(["state": Self.field("NY", review: true), "zip": Self.field("12208", review: true)],
+                                         ["state": Self.field("NY"), "zip": Self.field("12207", review: true)])
+        #expect(neither["zip"]?.value.string == "12208")
+    }
+
     @Test func fieldsReadByTheSecondReadingOnlyGoToReview() {
         let merged = TwoReadings.fields(["zip": Self.field("59101")], ["state": Self.field("MT")])
         #expect(merged["zip"] == Self.field("59101"))

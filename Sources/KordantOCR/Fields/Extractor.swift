@@ -249,6 +249,13 @@ enum FieldExtractor {
             if let id = found.value.string, !rows.contains(where: { $0.text.uppercased().contains(id) }) { found.needsReview = true }
             f["request_id"] = found
         }
+        // Its hyphen lost on a fax ("Re: Opt-out request OPT 119808"): a prefix in capitals and
+        // five digits or more, joined as references are, for review.
+        if f["request_id"] == nil, var found = find(rows, #"(?:request|ref(?:erence)?|case)\s*(?:#|no\.?|number|id)?\s*:?\s*((?-i:[A-Z]{2,6}) [0-9]{5,})\b"#,
+                                                     transform: { referenceMended($0).flatMap(reference) }) {
+            found.needsReview = true
+            f["request_id"] = found
+        }
         // A letter's date: a line that is nothing but a date, above the salutation and the labelled details.
         let top = rows.firstIndex { $0.text.hasPrefix("To:") || $0.text.hasPrefix("Dear") || $0.text.contains(":") } ?? rows.count
         // Not a date under a line of capitals without a digit: that is a stacked form's label read
@@ -362,10 +369,26 @@ enum FieldExtractor {
             f["state"]?.needsReview = true
         }
         placeByShape(&f, layout: page.layout)
+        birthDateByAge(&f, rows: rows)
         dayOrderChecked(&f, lines: lines)
         var reviewed = review(doubtful(f, labelled: labelledOnly, page: page))
         listingURLAgreed(&reviewed, lines: lines)
         return reviewed
+    }
+
+    /// A request's date of birth whose label was read past knowing ("Name of Requester Birthdate"
+    /// on a fax, over "Anna Maria Specimen 09/09/1965"): the page's one date at least 13 years
+    /// before the request's is the requester's birth, for review. (Nothing without the request's
+    /// date to measure against, nor with two such dates.)
+    static func birthDateByAge(_ f: inout [String: Field], rows: [TextLine]) {
+        guard f["date_of_birth"] == nil, let request = f["date"]?.value.string, let year = Int(request.prefix(4)) else { return }
+        let pattern = #"(?<![0-9A-Za-z])([0-9]{1,2}[/.-][0-9]{1,2}[/.-][0-9]{4}|[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{1,2} [A-Za-z]{3,9}\.? [0-9]{4}|[A-Za-z]{3,9}\.? [0-9]{1,2},? [0-9]{4})(?![0-9])"#
+        let old = findAll(rows, pattern, transform: { s in
+            isoDate(s).flatMap { d in d.string.flatMap { Int($0.prefix(4)) }.map { $0 <= year - 13 && $0 >= 1900 } == true ? d : nil }
+        })
+        guard let first = old.first, Set(old.compactMap(\.value.string)).count == 1 else { return }
+        f["date_of_birth"] = first
+        f["date_of_birth"]?.needsReview = true
     }
 
     /// A ZIP or a state whose label was not read (a fax's "AP CODE", "SIAL" over "Washington"),
@@ -852,7 +875,8 @@ enum FieldExtractor {
             }
             return month == text.trimmingCharacters(in: .whitespaces) ? nil : month
         }
-        return ["zip", "phone"].contains(field) ? digitsMended(text) : nameFields.contains(field) ? lettersMended(text) : nil
+        // Neither a ZIP nor a phone number holds a slash: one beside a digit is a 7 ("6/0.275.9076").
+        return ["zip", "phone"].contains(field) ? numberMended(text) : nameFields.contains(field) ? lettersMended(text) : nil
     }
 
     /// A recording's number, which holds no slash: every slash beside a digit is a 7 whose bar a
@@ -1208,8 +1232,20 @@ enum FieldExtractor {
     /// Words printed in capitals inside a name in small letters: numerals, suffixes, a company's form.
     static let capitalsInNames: Set<String> = ["II", "III", "IV", "JR", "SR", "LLC", "LLP", "LP", "INC", "LTD", "PLC", "CO", "NA", "USA", "DBA", "TR", "FBO"]
 
-    /// Cross-field checks: a ZIP outside its state's ranges puts both up for review; so do a name
-    /// and an address that spell it one letter apart (``crossChecked(_:)``).
+    /// `city` as the one place of `state` a letter or two off it (in capitals when it was read
+    /// in capitals), or as read when no place is that near; nil when it is on the list, or the
+    /// state has none (see ``USPlaces``).
+    static func placeChecked(_ city: String, state: String?) -> String? {
+        switch USPlaces.check(city, state: state) {
+        case nil, .listed?: return nil
+        case .near(let name)?: return city.contains(where: \.isLowercase) ? name : name.uppercased()
+        case .unlisted?: return city
+        }
+    }
+
+    /// Cross-field checks: a ZIP outside its state's ranges puts both up for review; so does a
+    /// city on no list of its state's places (``placeChecked(_:state:)``), or beside a ZIP none
+    /// of its own; so do a name and an address that spell it one letter apart (``crossChecked(_:)``).
     static func review(_ fields: [String: Field]) -> [String: Field] {
         var f = fields
         /// Every name whose value `pattern` (given the field) matches, the matches replaced by
@@ -1239,6 +1275,29 @@ enum FieldExtractor {
             f["property_address"]?.needsReview = true
             if sameState { f["state"]?.needsReview = true }
         }
+        // A city on no list of its state's places is a misreading: taken for the one place a
+        // letter or two off it, if any, for review ("Balon Rouge", "Sookane"). So is an address's.
+        if let c = f["city"]?.value.string, let checked = placeChecked(c, state: f["state"]?.value.string) {
+            f["city"]?.value = .text(checked)
+            f["city"]?.needsReview = true
+        }
+        if let a = f["property_address"]?.value.string, let parts = splitAddress(a), let checked = placeChecked(parts.city, state: parts.state) {
+            if checked != parts.city, let r = a.range(of: parts.city, options: .backwards) {
+                f["property_address"]?.value = .text(a.replacingCharacters(in: r, with: checked))
+            }
+            f["property_address"]?.needsReview = true
+        }
+        // A listed city whose ZIP starts as none of its ZIP codes do (Columbus, OH with 43715 for
+        // 43215): one of the two is misread, which the page does not say. For review.
+        if let c = f["city"]?.value.string, let st = f["state"]?.value.string, let z = f["zip"]?.value.string,
+           USPlaces.zipAgrees(city: c, state: st, zip: z) == false {
+            f["city"]?.needsReview = true
+            f["zip"]?.needsReview = true
+        }
+        if let a = f["property_address"]?.value.string, let parts = splitAddress(a),
+           USPlaces.zipAgrees(city: parts.city, state: parts.state, zip: parts.zip) == false {
+            f["property_address"]?.needsReview = true
+        }
         // A company's "Privacy Team" misread ("Pnvacy", "Jeam") is no part of its name.
         if let b = f["data_broker"]?.value.string, let mended = companyTailMended(b) {
             f["data_broker"]?.value = .text(mended)
@@ -1255,6 +1314,9 @@ enum FieldExtractor {
             f[name]?.value = .text(v.replacingOccurrences(of: #"(?<=\p{L}{2})['’](?=\s|$)"#, with: "", options: .regularExpression))
             f[name]?.needsReview = true
         }
+        // A card prints its names without a comma: one inside ("FL, AMRANI" for EL AMRANI) is a
+        // speck, and the letters beside it are suspect. Not sure.
+        for name in ["surname", "given_names"] where f[name]?.value.string?.contains(",") == true { f[name]?.needsReview = true }
         // The Dutch particle 't with its apostrophe lost ("BRAM VAN T HOF"): a lone T after "van"
         // and before a name's word is no initial (one would have its full stop). Put back, not sure.
         for name in nameFields {

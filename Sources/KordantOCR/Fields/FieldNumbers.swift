@@ -97,8 +97,8 @@ extension FieldExtractor {
         // "\ ZAK" over "2 JIRE"): a line led by a lone mark right below the 1, or right above the
         // 2, is the other; its name for review.
         func markLed(_ s: Segment) -> Bool {
-            guard s.words.count >= 2, let head = s.words.first?.text, head.count == 1, let c = head.first else { return false }
-            return !c.isLetter && !c.isNumber
+            guard s.words.count >= 2, let head = s.words.first?.text, (1...2).contains(head.count) else { return false }
+            return head.allSatisfy { !$0.isLetter && !$0.isNumber }
         }
         // Or lost altogether (a photocopy's "1" left as a speck the layout drops: "PENA" over
         // "2BEGONA"): a line of nothing but a name in capitals there is the other.
@@ -121,6 +121,18 @@ extension FieldExtractor {
         for i in segments.indices.dropLast() where stacked(segments[i], segments[i + 1]) {
             if number(segments[i]) == "1" { infer(i + 1, "2") }
             if number(segments[i + 1]) == "2" { infer(i, "1") }
+        }
+        // Both numbers read as marks on a licence ("|’ SUWANNAKITTIWONG" over "+’ PIMCHANOK" on a
+        // fax): two names in capitals stacked, each led by a mark, are 1 and 2 when no line is led
+        // by either number.
+        func markLedName(_ s: Segment) -> Bool {
+            markLed(s) && upperName(s.words.dropFirst().map(\.text).joined(separator: " ")) != nil
+        }
+        let licence = segments.contains { $0.words.contains { ["LICENSE", "LICENCE"].contains($0.text.uppercased().trimmingCharacters(in: .punctuationCharacters)) } }
+        if inferred.isEmpty, licence || FieldNumbers.numbered(layout), !segments.contains(where: { number($0) != nil }),
+           let i = segments.indices.dropLast().first(where: { markLedName(segments[$0]) && markLedName(segments[$0 + 1]) && stacked(segments[$0], segments[$0 + 1]) }) {
+            inferred[i] = "1"
+            inferred[i + 1] = "2"
         }
         let numbered = pair || FieldNumbers.numbered(layout)
         guard numbered || !inferred.isEmpty else { return found }

@@ -33,10 +33,14 @@ struct PageLayout {
         for line in lines where !line.words.isEmpty {
             let h = Self.median(line.words.map(\.box.height))
             var current: [Word] = []
-            for w in line.words.flatMap(Self.splitAtRule).flatMap(Self.splitAtColon).flatMap(Self.splitLeadingDash).map(Self.withoutStrayMarks).flatMap(Self.splitGlued)
-                .flatMap(FieldNumbers.splitGlued) where !Self.speck(w, lineHeight: h) {
-                // A gap wider than about two letter heights separates cells or pairs.
-                if let last = current.last, w.box.x - (last.box.x + last.box.width) > max(2 * h, 12) {
+            let words = line.words.flatMap(Self.splitAtRule).flatMap(Self.splitAtColon).flatMap(Self.splitLeadingDash).map(Self.withoutStrayMarks)
+                .flatMap(Self.splitGlued).flatMap(FieldNumbers.splitGlued)
+            for (i, w) in words.enumerated() where !Self.speck(w, lineHeight: h) || Self.dayBeforeMonth(words, i) {
+                // A gap wider than about two letter heights separates cells or pairs; but not one
+                // after a name's particle before a capital or an apostrophe, up to three ("1 VAN ‖
+                // 'T HOF" on a licence, whose apostrophe is set apart).
+                if let last = current.last, case let gap = w.box.x - (last.box.x + last.box.width), gap > max(2 * h, 12),
+                   !(Self.particleBefore(last, w) && gap <= 3 * h) {
                     segments.append(Segment(current))
                     current = []
                 }
@@ -216,6 +220,23 @@ struct PageLayout {
         return rows
     }
 
+    /// Whether `a` is a name's particle ("VAN", "de") and `b` goes on with the name (a capital,
+    /// or the particle 't with its apostrophe): the words of one name, however wide the gap.
+    static func particleBefore(_ a: Word, _ b: Word) -> Bool {
+        let key = a.text.lowercased()
+        guard key.count >= 2, key != "and", FieldExtractor.particles.contains(key), let first = b.text.first else { return false }
+        return first.isUppercase || ("'’‘".contains(first) && b.text.dropFirst().first?.isLetter == true)
+    }
+
+    /// Whether word `i` is a date's day before its month's name ("6 July 2027"): a digit read
+    /// poorly there (at 0 on a phone photo) is the day, not a speck. (Its date, read from a word
+    /// that poor, goes to review by its confidence.)
+    static func dayBeforeMonth(_ words: [Word], _ i: Int) -> Bool {
+        guard i + 1 < words.count, (1...2).contains(words[i].text.count), words[i].text.allSatisfy(\.isNumber) else { return false }
+        let month = words[i + 1].text.uppercased().filter(\.isLetter)
+        return month.count >= 3 && FieldExtractor.months.contains { $0 == month || $0.prefix(3) == month }
+    }
+
     /// Photocopy speckle read as a word: a poorly read token far shorter than its line's words
     /// (dots read as `i`, `:`, `=`), or one Tesseract all but rejected with no letter or digit
     /// but one small letter; never a dash. Left in, specks bridge the gap between a label and the
@@ -305,8 +326,8 @@ struct PageLayout {
         let chars = Array(w.text)
         guard let first = chars.firstIndex(where: { $0.isLetter || $0.isNumber }),
               let last = chars.lastIndex(where: { $0.isLetter || $0.isNumber }) else { return w }
-        // The Dutch particle "'t" ("van 't Hof") opens with its apostrophe.
-        if chars.count == 2, "'’‘".contains(chars[0]), chars[1] == "t" { return w }
+        // The Dutch particle "'t" ("van 't Hof", "VAN 'T HOF") opens with its apostrophe.
+        if chars.count == 2, "'’‘".contains(chars[0]), chars[1] == "t" || chars[1] == "T" { return w }
         let number = chars[first...last].allSatisfy(\.isNumber)
         // (Nor does a house or unit number: "Unit .1C".)
         let houseNumber = chars[first].isNumber && chars[first...last].allSatisfy { $0.isLetter || $0.isNumber }

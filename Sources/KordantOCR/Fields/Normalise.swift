@@ -132,7 +132,10 @@ extension FieldExtractor {
         // So is one among capitals ("SAl", "VlNCENT"): a word of capitals has no small letter.
         let capitalI = joined.replacingOccurrences(of: #"(?<![\p{L}'’])l(?=\p{Lu})|(?<=\p{Lu}{2})l(?![\p{Ll}'’])|(?<=\p{Lu})l(?=\p{Lu})"#,
                                                    with: "I", options: .regularExpression)
-        var t = trimmed(okina(capitalI)).trimmingCharacters(in: CharacterSet(charactersIn: "\"“”'()[] ,."))
+        // The Dutch particle 't read with an opening quote or a backtick ("van ‘t Hof"): the
+        // apostrophe it is (no other word of a name is one such mark and a t).
+        let particle = capitalI.replacingOccurrences(of: #"(?<=^|\s)[‘`´](?=[tT](\s|$))"#, with: "'", options: .regularExpression)
+        var t = trimmed(okina(particle)).trimmingCharacters(in: CharacterSet(charactersIn: "\"“”'()[] ,."))
         for suffix in [", Grantor", ", Grantee", " Grantor", " Grantee"] where t.hasSuffix(suffix) { t = String(t.dropLast(suffix.count)) }
         t = trimmed(t)
         if t.hasSuffix(" and") || t.hasSuffix(" AND") { return nil }

@@ -61,7 +61,26 @@ enum TwoReadings {
             }
             out[name] = mine
         }
+        zipChosen(&out, among: [first["zip"], second["zip"]])
         return out
+    }
+
+    /// Of ZIPs read differently, the one the state and city of `fields` agree with: the kept one's
+    /// digits were misread ("17/07" mended to 17707 beside Albany, NY's 12207). Still in review.
+    static func zipChosen(_ fields: inout [String: Field], among candidates: [Field?]) {
+        guard let kept = fields["zip"], !zipAgrees(kept, fields),
+              let other = candidates.compactMap({ $0 }).first(where: { $0.value != kept.value && zipAgrees($0, fields) }) else { return }
+        fields["zip"] = other
+        fields["zip"]?.needsReview = true
+    }
+
+    /// Whether `zip` agrees with the state and the city of `fields` (as far as they are known).
+    static func zipAgrees(_ zip: Field, _ fields: [String: Field]) -> Bool {
+        guard let z = zip.value.string else { return false }
+        let state = fields["state"]?.value.string
+        if let state, !FieldExtractor.zip(z, agreesWith: state) { return false }
+        if let state, let city = fields["city"]?.value.string, USPlaces.zipAgrees(city: city, state: state, zip: z) == false { return false }
+        return true
     }
 
     /// Whether a listing's path spells the requester's name as a slug ("…/maria-de-los-angeles-pena/…"):
@@ -99,6 +118,7 @@ enum TwoReadings {
                 result.fields[name] = voted
             }
         }
+        zipChosen(&result.fields, among: [other.fields["zip"]] + readings.map { $0.fields["zip"] })
         return result
     }
 }

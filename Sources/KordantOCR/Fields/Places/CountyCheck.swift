@@ -19,7 +19,10 @@ enum USCounties {
     typealias Entry = (name: String, key: String)
 
     /// Names by state code.
-    static let byState: [String: [Entry]] = {
+    static let byState: [String: [Entry]] = byState(table)
+
+    /// A table of "ST|Name;Name;…" lines as names by state code.
+    static func byState(_ table: String) -> [String: [Entry]] {
         var out: [String: [Entry]] = [:]
         for line in table.split(separator: "\n") {
             let parts = line.split(separator: "|", maxSplits: 1)
@@ -27,21 +30,35 @@ enum USCounties {
             out[String(parts[0])] = parts[1].split(separator: ";").map { (String($0), key(String($0))) }
         }
         return out
-    }()
+    }
 
     /// Every name once, for a county whose state is not known.
     static let all: [Entry] = Set(byState.values.joined().map(\.name)).sorted().map { ($0, key($0)) }
 
-    /// Lower-case letters only, without marks ("St. Mary's" → stmarys, "Doña Ana" → donaana).
+    /// Lower-case letters only, without marks, a word's usual abbreviation spelt out ("St. Mary's"
+    /// → saintmarys, "Doña Ana" → donaana, "Ft Worth" → fortworth): "St. Paul" is Saint Paul, not
+    /// a letter from "W St Paul".
     static func key(_ s: String) -> String {
-        String(s.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased().filter { $0.isLetter && $0.isASCII })
+        let words = s.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased()
+            .split(whereSeparator: { !$0.isLetter && $0 != "'" && $0 != "’" })
+        return words.map { w in
+            let letters = String(w.filter { $0.isLetter && $0.isASCII })
+            return abbreviations[letters] ?? letters
+        }.joined()
     }
+
+    /// Words a place's name abbreviates, in full.
+    static let abbreviations = ["st": "saint", "ste": "sainte", "ft": "fort", "mt": "mount", "pt": "point"]
 
     /// Checks `county` against the counties of `state` (a two-letter code), or of every state
     /// when the state is unknown or not on the list.
     static func check(_ county: String, state: String?) -> Check {
-        let names = state.flatMap { byState[$0] } ?? all
-        let k = key(county)
+        check(county, against: state.flatMap { byState[$0] } ?? all)
+    }
+
+    /// Checks `name` against `names`: listed, the one name a letter or two off it, or neither.
+    static func check(_ name: String, against names: [Entry]) -> Check {
+        let k = key(name)
         guard !k.isEmpty else { return .unlisted }
         if names.contains(where: { $0.key == k }) { return .listed }
         // Short names lie a letter from many others (Polk, Pike, Pope): not mended.
