@@ -94,8 +94,8 @@ extension FieldExtractor {
             number(a) == "1" && number(b) == "2" && stacked(a, b)
         }
         // One of the two numbers read as a mark on a fax ("1 MUSTERMANN" over "> ANNA MARIA",
-        // "\ ZAK" over "2 JIRE"): a line led by a lone mark right below the 1, or right above the
-        // 2, is the other; its name for review.
+        // "\ ZAK" over "2 JIRE"): a line led by a mark or two ("|’") right below the 1, or right
+        // above the 2, is the other; its name for review.
         func markLed(_ s: Segment) -> Bool {
             guard s.words.count >= 2, let head = s.words.first?.text, (1...2).contains(head.count) else { return false }
             return head.allSatisfy { !$0.isLetter && !$0.isNumber }
