@@ -1232,19 +1232,19 @@ enum FieldExtractor {
     /// Words printed in capitals inside a name in small letters: numerals, suffixes, a company's form.
     static let capitalsInNames: Set<String> = ["II", "III", "IV", "JR", "SR", "LLC", "LLP", "LP", "INC", "LTD", "PLC", "CO", "NA", "USA", "DBA", "TR", "FBO"]
 
-    /// `city` as the one place of `state` a letter or two off it (in capitals when it was read
-    /// in capitals), or as read when no place is that near; nil when it is on the list, or the
-    /// state has none (see ``USPlaces``).
-    static func placeChecked(_ city: String, state: String?) -> String? {
-        switch USPlaces.check(city, state: state) {
-        case nil, .listed?: return nil
-        case .near(let name)?: return city.contains(where: \.isLowercase) ? name : name.uppercased()
-        case .unlisted?: return city
+    /// `city` as the one place a letter or two off it that `place` (its check against its
+    /// state's places, ``USPlaces``) names, in capitals when it was read in capitals, or as read
+    /// when no place is that near; nil when it is on the list.
+    static func placeChecked(_ city: String, _ place: USCounties.Check) -> String? {
+        switch place {
+        case .listed: return nil
+        case .near(let name): return city.contains(where: \.isLowercase) ? name : name.uppercased()
+        case .unlisted: return city
         }
     }
 
     /// Cross-field checks: a ZIP outside its state's ranges puts both up for review; so does a
-    /// city on no list of its state's places (``placeChecked(_:state:)``), or beside a ZIP none
+    /// city on no list of its state's places (``placeChecked(_:_:)``), or beside a ZIP none
     /// of its own; so do a name and an address that spell it one letter apart (``crossChecked(_:)``).
     static func review(_ fields: [String: Field]) -> [String: Field] {
         var f = fields
@@ -1277,26 +1277,27 @@ enum FieldExtractor {
         }
         // A city on no list of its state's places is a misreading: taken for the one place a
         // letter or two off it, if any, for review ("Balon Rouge", "Sookane"). So is an address's.
-        if let c = f["city"]?.value.string, let checked = placeChecked(c, state: f["state"]?.value.string) {
-            f["city"]?.value = .text(checked)
-            f["city"]?.needsReview = true
-        }
-        if let a = f["property_address"]?.value.string, let parts = splitAddress(a), let checked = placeChecked(parts.city, state: parts.state) {
-            if checked != parts.city, let r = a.range(of: parts.city, options: .backwards) {
-                f["property_address"]?.value = .text(a.replacingCharacters(in: r, with: checked))
+        // A city whose ZIP starts as none of its ZIP codes do (Columbus, OH with 43715 for 43215):
+        // one of the two is misread, which the page does not say. For review.
+        if let c = f["city"]?.value.string, let verdict = USPlaces.verdict(c, state: f["state"]?.value.string, zip: f["zip"]?.value.string) {
+            if let checked = placeChecked(c, verdict.place) {
+                f["city"]?.value = .text(checked)
+                f["city"]?.needsReview = true
             }
-            f["property_address"]?.needsReview = true
-        }
-        // A listed city whose ZIP starts as none of its ZIP codes do (Columbus, OH with 43715 for
-        // 43215): one of the two is misread, which the page does not say. For review.
-        if let c = f["city"]?.value.string, let st = f["state"]?.value.string, let z = f["zip"]?.value.string,
-           USPlaces.zipAgrees(city: c, state: st, zip: z) == false {
-            f["city"]?.needsReview = true
-            f["zip"]?.needsReview = true
+            if verdict.zipAgrees == false {
+                f["city"]?.needsReview = true
+                f["zip"]?.needsReview = true
+            }
         }
         if let a = f["property_address"]?.value.string, let parts = splitAddress(a),
-           USPlaces.zipAgrees(city: parts.city, state: parts.state, zip: parts.zip) == false {
-            f["property_address"]?.needsReview = true
+           let verdict = USPlaces.verdict(parts.city, state: parts.state, zip: parts.zip) {
+            if let checked = placeChecked(parts.city, verdict.place) {
+                if checked != parts.city, let r = a.range(of: parts.city, options: .backwards) {
+                    f["property_address"]?.value = .text(a.replacingCharacters(in: r, with: checked))
+                }
+                f["property_address"]?.needsReview = true
+            }
+            if verdict.zipAgrees == false { f["property_address"]?.needsReview = true }
         }
         // A company's "Privacy Team" misread ("Pnvacy", "Jeam") is no part of its name.
         if let b = f["data_broker"]?.value.string, let mended = companyTailMended(b) {

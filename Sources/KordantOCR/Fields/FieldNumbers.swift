@@ -128,8 +128,10 @@ extension FieldExtractor {
         func markLedName(_ s: Segment) -> Bool {
             markLed(s) && upperName(s.words.dropFirst().map(\.text).joined(separator: " ")) != nil
         }
-        let licence = segments.contains { $0.words.contains { ["LICENSE", "LICENCE"].contains($0.text.uppercased().trimmingCharacters(in: .punctuationCharacters)) } }
-        if inferred.isEmpty, licence || FieldNumbers.numbered(layout), !segments.contains(where: { number($0) != nil }),
+        func licence() -> Bool {
+            segments.contains { $0.words.contains { ["LICENSE", "LICENCE"].contains($0.text.uppercased().trimmingCharacters(in: .punctuationCharacters)) } }
+        }
+        if inferred.isEmpty, licence() || FieldNumbers.numbered(layout), !segments.contains(where: { number($0) != nil }),
            let i = segments.indices.dropLast().first(where: { markLedName(segments[$0]) && markLedName(segments[$0 + 1]) && stacked(segments[$0], segments[$0 + 1]) }) {
             inferred[i] = "1"
             inferred[i + 1] = "2"

@@ -233,8 +233,7 @@ struct PageLayout {
     /// that poor, goes to review by its confidence.)
     static func dayBeforeMonth(_ words: [Word], _ i: Int) -> Bool {
         guard i + 1 < words.count, (1...2).contains(words[i].text.count), words[i].text.allSatisfy(\.isNumber) else { return false }
-        let month = words[i + 1].text.uppercased().filter(\.isLetter)
-        return month.count >= 3 && FieldExtractor.months.contains { $0 == month || $0.prefix(3) == month }
+        return FieldExtractor.monthNumber(words[i + 1].text.uppercased().filter(\.isLetter)) != nil
     }
 
     /// Photocopy speckle read as a word: a poorly read token far shorter than its line's words

@@ -46,6 +46,13 @@ extension FieldExtractor {
     static let months = ["JANUARY", "FEBRUARY", "MARCH", "APRIL", "MAY", "JUNE", "JULY", "AUGUST", "SEPTEMBER",
                          "OCTOBER", "NOVEMBER", "DECEMBER"]
 
+    /// The number of the month `p` (in capitals) names: its name, or its first three letters or
+    /// more ("SEP", "SEPT"); nil otherwise.
+    static func monthNumber(_ p: String) -> Int? {
+        guard p.count >= 3, p.allSatisfy(\.isLetter) else { return nil }
+        return months.firstIndex { $0.hasPrefix(p.prefix(3)) && ($0.hasPrefix(p) || p.count == 3 || p.hasSuffix(".")) }.map { $0 + 1 }
+    }
+
     /// "March 14, 2023", "14 March 2023", "14 MAR 2023", "Mar 14, 2023", "03/14/2023", "03.14.2023",
     /// "2023-03-14" → "2023-03-14". Month/day order is the US one for numeric dates.
     static func isoDate(_ s: String) -> FieldValue? {
@@ -65,10 +72,6 @@ extension FieldExtractor {
             guard (1...12).contains(m), (1...days[m - 1]).contains(d), (1800...2200).contains(y) else { return nil }
             return .text(String(format: "%04d-%02d-%02d", y, m, d))
         }
-        func month(_ p: String) -> Int? {
-            guard p.count >= 3, p.allSatisfy(\.isLetter) else { return nil }
-            return months.firstIndex { $0.hasPrefix(p.prefix(3)) && ($0.hasPrefix(p) || p.count == 3 || p.hasSuffix(".")) }.map { $0 + 1 }
-        }
         let parts = t.split(whereSeparator: { $0 == " " || $0 == "/" || $0 == "-" || $0 == "." }).map(String.init)
         guard parts.count == 3 else { return nil }
         let day = Int(parts[1].replacingOccurrences(of: "TH", with: "").replacingOccurrences(of: "ST", with: ""))
@@ -78,8 +81,8 @@ extension FieldExtractor {
             // An order both readings allow is checked against the page (``FieldExtractor/dayOrderChecked``).
             return make(y, m, d) ?? (m > 12 ? make(y, d, m) : nil)
         }
-        if let m = month(parts[0]), let d = day, let y = Int(parts[2]), parts[2].count == 4 { return make(y, m, d) }
-        if let d = Int(parts[0]), let m = month(parts[1]), let y = Int(parts[2]), parts[2].count == 4 { return make(y, m, d) }
+        if let m = monthNumber(parts[0]), let d = day, let y = Int(parts[2]), parts[2].count == 4 { return make(y, m, d) }
+        if let d = Int(parts[0]), let m = monthNumber(parts[1]), let y = Int(parts[2]), parts[2].count == 4 { return make(y, m, d) }
         return nil
     }
 

@@ -30,19 +30,33 @@ enum USPlaces {
         }
     }
 
-    /// Checks `city` against the places of `state` (a two-letter code); nil when the state is
-    /// not known, or not on the list (no place is guessed among the whole country's 40 000).
-    static func check(_ city: String, state: String?) -> USCounties.Check? {
+    /// `city` checked against the places of `state` (a two-letter code), and with `zip` whether
+    /// that ZIP is one of the place's (by its first three digits; the place a letter off when
+    /// the city is near one), from one reading of the state's names; `zipAgrees` is nil when
+    /// there is no such place or the ZIP is no five digits. Nil when the state is not known, or
+    /// not on the list (no place is guessed among the whole country's 40 000).
+    static func verdict(_ city: String, state: String?, zip: String? = nil) -> (place: USCounties.Check, zipAgrees: Bool?)? {
         guard let places = state.flatMap(places) else { return nil }
-        return USCounties.check(city, against: places.map(\.entry))
+        let key = USCounties.key(city)
+        let place = places.contains { $0.entry.key == key } ? .listed : USCounties.check(city, against: places.map(\.entry))
+        let named: String?
+        switch place {
+        case .listed: named = key
+        case .near(let name): named = USCounties.key(name)
+        case .unlisted: named = nil
+        }
+        guard let zip, zip.count >= 5, zip.prefix(5).allSatisfy(\.isNumber), let named else { return (place, nil) }
+        let known = places.filter { $0.entry.key == named }.flatMap(\.prefixes)
+        return (place, known.isEmpty ? nil : known.contains(zip.prefix(3)))
     }
 
-    /// Whether `zip` is one of the listed place `city`'s of `state` (by its first three digits);
-    /// nil when the place is not on the list or the ZIP is no five digits.
+    /// Checks `city` against the places of `state` (see ``verdict(_:state:zip:)``).
+    static func check(_ city: String, state: String?) -> USCounties.Check? {
+        verdict(city, state: state)?.place
+    }
+
+    /// Whether `zip` is one of the place `city`'s of `state` (see ``verdict(_:state:zip:)``).
     static func zipAgrees(city: String, state: String, zip: String) -> Bool? {
-        guard zip.count >= 5, zip.prefix(5).allSatisfy(\.isNumber), let places = places(state) else { return nil }
-        let key = USCounties.key(city)
-        let known = places.filter { $0.entry.key == key }.flatMap(\.prefixes)
-        return known.isEmpty ? nil : known.contains(zip.prefix(3))
+        verdict(city, state: state, zip: zip)?.zipAgrees ?? nil
     }
 }
