@@ -46,7 +46,7 @@ import Testing
         // Read as a digit, it is no name: the field is missing, and its rejected word is read again.
         #expect(FieldExtractor.idVisual(TextLine.group(page("0").words))["surname"] == nil)
         let missing = try worker.loneGlyphNames(page("0"), fields: [:], image: image, resolution: 300)
-        #expect(missing["surname"]?.value == .text("O"), "\(missing) \(FieldExtractor.rejectedValues(TextLine.group(page("0").words), kind: .id))")
+        #expect(missing["surname"]?.value == .text("O"), "\(missing) \(FieldExtractor.rejectedValues(TextLine.group(page("0").words), kind: .id).rejected)")
         // A name read as one letter already, or as a whole word, is left alone.
         let one = Field(value: .text("O"), confidence: 90, box: BoundingBox(x: 27, y: 39, width: 27, height: 28))
         #expect(try worker.loneGlyphNames(page("O"), fields: ["surname": one], image: image, resolution: 300).isEmpty)

@@ -20,7 +20,7 @@ import Testing
 
     @Test func theWordsOfAValueThatFailedAreFoundOnThePage() {
         let lines = TextLine.group(Self.cell.words)
-        let rejected = FieldExtractor.rejectedValues(lines, kind: .optout)
+        let rejected = FieldExtractor.rejectedValues(lines, kind: .optout).rejected
         #expect(rejected["zip"]?.map(\.text) == ["7870}"], "\(rejected)")
         #expect(RejectedValues.range(of: rejected["zip"] ?? [], in: Self.cell) == 2..<3)
         // Words found elsewhere, or not one after another, are not these.

@@ -207,7 +207,7 @@ extension OCRWorker {
                                      resolution: Int) throws(OCRError) -> [String: Field] {
         let missing = FieldExtractor.specs(for: kind).filter { NameDiacritics.fields.contains($0.field) && fields[$0.field] == nil }
         guard let latin, !missing.isEmpty else { return [:] }
-        let rejected = RejectedValues.words(on: page, kind: kind)
+        let rejected = RejectedValues.words(on: page, kind: kind).rejected
         var found: [String: Field] = [:]
         for spec in missing {
             // (Found on the page as read: the levelled words' boxes are turned.)

@@ -81,6 +81,12 @@ enum FieldExtractor {
                 return parts.count == 2 && ["M", "F", "X"].contains(parts[0]) && parts[1].first?.isUppercase == true
                     && CountryCodes.all.contains(parts[1].uppercased())
             } ? 1 : 0)
+            // (Or each on a line of its own, as a card whose values are stacked prints them.)
+            + (printed.contains { ["M", "F", "X"].contains($0.trimmingCharacters(in: .whitespaces)) }
+               && printed.contains { line in
+                   let v = line.trimmingCharacters(in: .whitespaces)
+                   return v.count == 3 && v.allSatisfy { $0.isUppercase } && CountryCodes.all.contains(v)
+               } ? 1 : 0)
             + ((visualZoneDate?.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text)) ?? 0) >= 2 ? 1 : 0)
         let optout = score(["OPT-OUT", "OPT OUT", "REMOVAL", "REMOVE MY", "DELETE MY", "PRIVACY", "PERSONAL INFORMATION", "REQUEST",
                             "DELETION", "DO NOT SELL", "DATA BROKER", "MY LISTING", "MY DATA", "SUPPRESSION", "LISTING", "DELETE", "ERASE"])
@@ -197,13 +203,14 @@ enum FieldExtractor {
         return (LabelledPage(lines: lines.enumerated().filter { !letterhead.contains($0.offset) }.map(\.element), kind: .optout), domains, byDomain)
     }
 
-    /// The words beside each field's label whose value failed the field's validator, as the
-    /// kind's extraction finds them (see ``LabelledPage/rejectedValues``): the words of `lines`.
-    static func rejectedValues(_ lines: [TextLine], kind: DocumentKind) -> [String: [Word]] {
-        guard kind != .unknown else { return [:] }
+    /// The words beside each field's label whose value failed the field's validator, and those
+    /// of each strictly shaped value taken only once mended, as the kind's extraction finds them
+    /// (see ``LabelledPage/rejectedValues`` and ``LabelledPage/mendedValues``): words of `lines`.
+    static func rejectedValues(_ lines: [TextLine], kind: DocumentKind) -> (rejected: [String: [Word]], mended: [String: [Word]]) {
+        guard kind != .unknown else { return ([:], [:]) }
         let page = kind == .optout ? requesterPage(lines).page : LabelledPage(lines: lines, kind: kind)
         _ = page.labelled(specs(for: kind))
-        return page.rejectedValues.mapValues(\.words)
+        return (page.rejectedValues.mapValues(\.words), page.mendedValues)
     }
 
     /// The labelled fields of a page of `kind`, with their validators (none for `unknown`).
@@ -802,6 +809,17 @@ enum FieldExtractor {
     /// nil when nothing changes.
     static func mended(_ text: String, field: String) -> String? {
         if field == "state" { return stateMended(text) }
+        // A card's name in capitals with an I read as a small l ("Ll" for LI): the I, for review.
+        if ["surname", "given_names"].contains(field), case let i = text.replacingOccurrences(of: #"(?<=\p{Lu})l(?!\p{Ll})"#, with: "I", options: .regularExpression),
+           i != text, i.filter(\.isLetter).allSatisfy(\.isUppercase) {
+            return i
+        }
+        // A double name's hyphen read as two dashes or a long one ("ABD AL—-RAHMAN",
+        // "KOWALSKA-—KWIATKOWSKA"): one hyphen; no name has two. (Then whatever else the name needs.)
+        if nameFields.contains(field), case let one = text.replacingOccurrences(of: #"(?<=\p{L})(?:[-–—]{2,3}|[–—])(?=\p{L})"#, with: "-", options: .regularExpression),
+           one != text {
+            return lettersMended(one) ?? one
+        }
         if field == "request_id" { return referenceMended(text) }
         // One sex letter read twice ("Xx": Tesseract reads an X's crossing strokes as two letters).
         if field == "sex" {
@@ -835,12 +853,26 @@ enum FieldExtractor {
             let joined = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: #"(?<=[0-9]) +(?=[0-9])"#, with: "", options: .regularExpression)
             return numberMended(joined) ?? joined
         }
+        // An instrument number with a space beside its hyphen ("1995 -389161"), its year's hyphen
+        // lost on a fax ("2000 191315"), or its last digits read apart ("200487896 12"): one
+        // number, for review.
+        if field == "instrument_number" {
+            let t = text.trimmingCharacters(in: .whitespaces)
+            let joined = t.replacingOccurrences(of: #"^([0-9]{4,}) ?- ?([0-9]{4,})$"#, with: "$1-$2", options: .regularExpression)
+                .replacingOccurrences(of: #"^((?:19|20)[0-9]{2}) ([0-9]{5,7})$"#, with: "$1-$2", options: .regularExpression)
+                .replacingOccurrences(of: #"^([0-9]{6,}) ([0-9]{1,2})$"#, with: "$1$2", options: .regularExpression)
+            if joined != t { return numberMended(joined) ?? joined }
+        }
         if ["instrument_number", "parcel_number"].contains(field) { return numberMended(text) }
         // A licence number's S read as "§" or "$" ("DL §8685732"), a Y with its bars as a yen sign
         // ("¥6340197"): no document number holds either.
         if field == "document_number" {
-            let t = text.replacingOccurrences(of: #"(?<![A-Za-z0-9])[§$](?=[A-Za-z0-9]{4})"#, with: "S", options: .regularExpression)
-                .replacingOccurrences(of: #"(?<![A-Za-z0-9])¥(?=[A-Za-z0-9]{4})"#, with: "Y", options: .regularExpression)
+            // (Its groups may be hyphenated: "$881-5415-8130".) A C read twice, the first time as a
+            // euro sign ("€C5953921"), is one C; a euro sign alone before the digits is the C.
+            let t = text.replacingOccurrences(of: #"(?<![A-Za-z0-9])[§$](?=[A-Za-z0-9]{3})"#, with: "S", options: .regularExpression)
+                .replacingOccurrences(of: #"(?<![A-Za-z0-9])¥(?=[A-Za-z0-9]{3})"#, with: "Y", options: .regularExpression)
+                .replacingOccurrences(of: #"(?<![A-Za-z0-9])€(?=C[0-9]{4})"#, with: "", options: .regularExpression)
+                .replacingOccurrences(of: #"(?<![A-Za-z0-9])€(?=[0-9]{4})"#, with: "C", options: .regularExpression)
             return t == text ? nil : t
         }
         if dateFields.contains(field) {
@@ -1164,6 +1196,23 @@ enum FieldExtractor {
     static let streetTypes = ["Street", "Avenue", "Drive", "Lane", "Road", "Place", "Court", "Terrace", "Boulevard",
                               "Circle", "Parkway", "Trail", "Highway", "Square", "Crescent", "Way"]
 
+    /// Whether a street line's last word before its unit is a street type, in full or short
+    /// ("Street", "St."), or a direction or number after one ("Main Street NW", "Route 9").
+    static func streetTyped(_ street: String) -> Bool {
+        var words = street.split(separator: " ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ".,")) }
+        if let unit = words.firstIndex(where: { ["apt", "apartment", "unit", "suite", "ste", "floor", "fl", "room", "rm"].contains($0.lowercased()) || $0.hasPrefix("#") }) {
+            words = Array(words[..<unit])
+        }
+        while let last = words.last, words.count > 2, ["N", "S", "E", "W", "NE", "NW", "SE", "SW"].contains(last) { words.removeLast() }
+        guard let last = words.last else { return false }
+        if words.count <= 1 || streetTypes.contains(last) || last.allSatisfy(\.isNumber) { return true }
+        return streetAbbreviations.contains(last.lowercased())
+    }
+
+    static let streetAbbreviations: Set<String> = ["st", "ave", "av", "dr", "ln", "rd", "pl", "ct", "ter", "blvd", "cir", "pkwy", "trl",
+                                                   "hwy", "sq", "cres", "alley", "aly", "row", "loop", "path", "pike", "walk", "run",
+                                                   "pass", "point", "pt", "cove", "bend", "ridge", "hill", "green", "close", "mews"]
+
     /// A street line whose type lost a stroke ("1113 Oak lerrace": a fax drops the T's bar): the
     /// last word before the unit, when it is no street type and one edit from exactly one of
     /// five letters or more, becomes that type. Nil when nothing changes. A guess: for review.
@@ -1275,6 +1324,18 @@ enum FieldExtractor {
             f["property_address"]?.needsReview = true
             if sameState { f["state"]?.needsReview = true }
         }
+        // A reference's number with one letter among its digits, a look-alike of one ("PR-G25035"):
+        // the digit, for review. (Its letters are the prefix's; a code mixing them has two or more.)
+        if let id = f["request_id"]?.value.string, case let parts = id.split(separator: "-", maxSplits: 1), parts.count == 2,
+           parts[0].allSatisfy(\.isLetter), case let number = Array(parts[1]), number.count >= 5,
+           number.filter(\.isLetter).count == 1, let i = number.firstIndex(where: \.isLetter),
+           let digit = ["O": "0", "D": "0", "Q": "0", "I": "1", "L": "1", "Z": "2", "S": "5", "G": "6", "B": "8"][String(number[i]).uppercased()] {
+            f["request_id"]?.value = .text(parts[0] + "-" + String(number[..<i]) + digit + String(number[(i + 1)...]))
+            f["request_id"]?.needsReview = true
+        }
+        // A street line ends in its type (before its unit): one without ("3379 Hillcrest") lost
+        // its last word, or is one of the few named alone ("Broadway"). Not sure either way.
+        if let st = f["street_address"]?.value.string, !streetTyped(st) { f["street_address"]?.needsReview = true }
         // A city on no list of its state's places is a misreading: taken for the one place a
         // letter or two off it, if any, for review ("Balon Rouge", "Sookane"). So is an address's.
         // A city whose ZIP starts as none of its ZIP codes do (Columbus, OH with 43715 for 43215):
@@ -1564,7 +1625,14 @@ struct LabelledPage {
     func valueCandidates(of hit: LabelHit) -> [(words: [Word], inline: Bool)] {
         let segHits = hits[hit.row][hit.segment]
         let words = layout.rows[hit.row].segments[hit.segment].words
-        let next = segHits.first { $0.start > hit.start }?.start ?? words.count
+        var next = segHits.first { $0.start > hit.start }?.start ?? words.count
+        // The value's last word read as its own field's label again, with no value of its own
+        // ("Street Address | 3379 Hillcrest Street | City"): part of the value.
+        if let again = segHits.first(where: { $0.start > hit.start }), again.field == hit.field, again.start > hit.end,
+           again.end - again.start <= 2, case let after = segHits.first(where: { $0.start > again.start })?.start ?? words.count,
+           after == again.end {
+            next = after
+        }
         var found: [(words: [Word], inline: Bool)] = []
         if hit.end < next {
             found.append((Array(words[hit.end..<next]), true))
@@ -1598,6 +1666,12 @@ struct LabelledPage {
             if (cellHits.first?.start).map({ $0 > opening }) ?? true {
                 found.append((Array(cell.words[..<(cellHits.first?.start ?? cell.words.count)]), false))
             }
+            // A value spaced into two cells after a comma ("5872 Washington Place, Anchorage," ‖
+            // "AK 99501"): the two as one, next.
+            if cellHits.isEmpty, cell.words.last?.text.hasSuffix(",") == true, hit.segment + 2 < row.segments.count,
+               hits[hit.row][hit.segment + 2].isEmpty {
+                found.append((cell.words + row.segments[hit.segment + 2].words, false))
+            }
         }
         // Below: the next row's words in this label's column.
         let maxX = hit.segment + 1 < row.segments.count ? row.segments[hit.segment + 1].box.x - row.height / 2 : Int.max
@@ -1627,13 +1701,15 @@ struct LabelledPage {
         }
     }
 
-    /// The words of the first row below `row` (no further than about two lines) that sit in the
+    /// The words of the first row below `row` (no further than about two and a half lines) that sit in the
     /// column from `x` to `maxX`, when the first of them starts near `x`.
     func below(row: Int, x: Int, maxX: Int, tolerance: Int) -> (Int, [Word])? {
         let bottom = layout.rows[row].box.y + layout.rows[row].box.height
         for r in (row + 1)..<min(layout.rows.count, row + 3) {
             let candidate = layout.rows[r]
-            guard candidate.box.y - bottom < 2 * max(candidate.height, layout.rows[row].height) + 4 else { return nil }
+            // (A table's heading may stand a good two lines over its column: "TRANSFEROR" with
+            // the party's name 2.2 lines below.)
+            guard candidate.box.y - bottom < 5 * max(candidate.height, layout.rows[row].height) / 2 + 4 else { return nil }
             var words = candidate.segments.flatMap(\.words).filter {
                 let c = $0.box.x + $0.box.width / 2
                 return c >= x - tolerance && c < maxX
@@ -1674,9 +1750,13 @@ struct LabelledPage {
     /// the field was then filled otherwise, or is not in `rejected`), as read, and its words.
     var rejectedValues: [String: (text: String, words: [Word])] { rejectedBox.values }
     private let rejectedBox = Names()
+    /// The words of each strictly shaped value taken only once mended (a look-alike read for a
+    /// digit, a slash for a 7; set by `labelled`): a guess, worth reading again.
+    var mendedValues: [String: [Word]] { rejectedBox.mended }
     final class Names {
         var names: Set<String> = []
         var values: [String: (text: String, words: [Word])] = [:]
+        var mended: [String: [Word]] = [:]
     }
 
     /// The first valid value for each field, in reading order.
@@ -1708,13 +1788,13 @@ struct LabelledPage {
                    words.contains(where: { $0.text.contains(where: \.isLowercase) }) { continue }
                 // A card prints its names in capitals: words in small letters beside a name's label
                 // read a letter off ("Given nemes Sea", the sex's label misread) are another label.
-                // Not so words whose small letters have their capital's shape ("Cox"), a capital read
-                // small inside a name in capitals ("MUNOZ DEL Río"), nor a name read in small letters
-                // after its label read whole ("First names: Loic").
+                // Not so words whose small letters have their capital's shape ("Cox"; "Ll", its I read
+                // as an l), a capital read small inside a name in capitals ("MUNOZ DEL Río"), nor a
+                // name read in small letters after its label read whole ("First names: Loic").
                 if kind == .id, !(hit.exact && hit.colon), ["surname", "given_names"].contains(field), case let named = words.filter({ $0.text.filter(\.isLetter).count >= 2 }),
                    !named.isEmpty, named.allSatisfy({ w in
                     let letters = w.text.filter(\.isLetter)
-                    return letters.dropFirst().allSatisfy(\.isLowercase) && letters.dropFirst().contains { !"cosuvwxz".contains($0) }
+                    return letters.dropFirst().allSatisfy(\.isLowercase) && letters.dropFirst().contains { !"cosuvwxzl".contains($0) }
                 }) { continue }
                 var text = words.map(\.text).joined(separator: " ")
                 var used = words
@@ -1743,6 +1823,18 @@ struct LabelledPage {
                     if let joined, spec.validate(joined) != nil {
                         text = joined
                         used.append(rest[0])
+                    } else if FieldExtractor.dateFields.contains(field), text.range(of: #"^[0-9]{1,2}\.?$|^\p{L}{3,9}\.?$|^[0-9]{1,2} \p{L}{3,9}\.?,?$|^\p{L}{3,9}\.? [0-9]{1,2},?$"#, options: .regularExpression) != nil {
+                        // A date the paragraph wrapped after its day or month ("Date of birth: 20" over
+                        // "October 1992 …"): the rest opens the next line, up to three words.
+                        let tail = Array(rest.prefix { !PageLayout.key($0.text).isEmpty }.prefix(3))
+                        for n in stride(from: tail.count, through: 1, by: -1) {
+                            let joined = text + " " + tail[..<n].map(\.text).joined(separator: " ")
+                            if spec.validate(joined) != nil {
+                                text = joined
+                                used += tail[..<n]
+                                break
+                            }
+                        }
                     }
                 }
                 if spec.validate(text) == nil {
@@ -1793,6 +1885,7 @@ struct LabelledPage {
                 }
                 out[field] = FieldExtractor.field(value, used)
                 if hit.approximate || repaired { out[field]?.needsReview = true }
+                if repaired, spec.structured { rejectedBox.mended[field] = used }
                 break candidates
             }
         }

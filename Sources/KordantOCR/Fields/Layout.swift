@@ -377,9 +377,11 @@ struct PageLayout {
     /// parts a label from its value as a colon does).
     static func splitAtRule(_ w: Word) -> [Word] {
         let chars = Array(w.text)
-        guard let i = chars.indices.first(where: { "|}{][".contains(chars[$0]) }), i >= 1,
+        // (A slash read beside the rule is part of it: "Address/|6368".)
+        guard let bar = chars.indices.first(where: { "|}{][".contains(chars[$0]) }),
+              case let i = chars[..<bar].lastIndex(where: { !"/\\".contains($0) }).map({ $0 + 1 }) ?? 0, i >= 1,
               chars[i - 1].isLetter || chars[i - 1].isNumber,
-              let j = chars[i...].firstIndex(where: { !"|}{][".contains($0) }) else { return [w] }
+              let j = chars[bar...].firstIndex(where: { !"|}{][/\\".contains($0) }) else { return [w] }
         let labelFirst = chars[..<i].allSatisfy(\.isLetter) && labelWords.contains(key(String(chars[..<i])))
             && (chars[j].isNumber || chars[j].isUppercase)
         guard labelFirst || (chars[j].isUppercase && chars[j...].filter(\.isLetter).count >= 3

@@ -367,7 +367,8 @@ extension FieldExtractor {
     static let markInWord = #"(?<=\p{L})!|!(?=\p{L})|(?<=\p{L})[|\]](?=\p{L})"#
 
     static func place(_ s: String) -> FieldValue? {
-        let t = trimmed(s)
+        // (A speck after the name read as a quote: "Anchorage’".)
+        let t = trimmed(s).trimmingCharacters(in: CharacterSet(charactersIn: "'’‘`\"”"))
         let words = t.split(separator: " ")
         guard (1...4).contains(words.count), t.first?.isUppercase == true,
               t.allSatisfy({ $0.isLetter || " .'-".contains($0) }),
@@ -429,6 +430,9 @@ extension FieldExtractor {
     /// ("J173-2739-2236", as some licences print it) are one number when a letter shows it is no
     /// date or phone number.
     static func documentNumber(_ s: String) -> FieldValue? {
+        // A licence's field number before a name ("1 BLOGGS", the line under the number's) is no
+        // document number.
+        if matches(s, #"^\s*[0-9]{1,2}\s*[A-Za-z][A-Za-z'-]{2,}\s*$"#) { return nil }
         var t = trimmed(s).uppercased().replacingOccurrences(of: " ", with: "")
         if t.contains("-"), t.contains(where: \.isLetter), t.range(of: #"^[A-Z0-9]+(-[A-Z0-9]+)+$"#, options: .regularExpression) != nil {
             t = t.replacingOccurrences(of: "-", with: "")
@@ -443,6 +447,8 @@ extension FieldExtractor {
     static func upperName(_ s: String) -> FieldValue? {
         // A bracket against a name in capitals is its I ("[YER"): mended elsewhere, for review.
         if s.range(of: #"(?:^|\s)\[\p{Lu}"#, options: .regularExpression) != nil { return nil }
+        // So is a small l after a capital ending its word or before another ("Ll" for LI).
+        if s.range(of: #"(?<=\p{Lu})l(?!\p{Ll})"#, options: .regularExpression) != nil { return nil }
         guard let v = name(s.uppercased()), let t = v.string, !t.split(separator: " ").contains("OF") else { return nil }
         return v
     }

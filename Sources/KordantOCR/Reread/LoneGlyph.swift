@@ -40,7 +40,7 @@ extension OCRWorker {
                       LoneGlyph.doubled(w) else { continue }
                 candidates.append((name, w))
             } else {
-                if rejected == nil { rejected = RejectedValues.words(on: page, kind: .id) }
+                if rejected == nil { rejected = RejectedValues.words(on: page, kind: .id).rejected }
                 guard let words = rejected?[name], words.count == 1,
                       let range = RejectedValues.range(of: words, in: page), case let w = page.words[range.lowerBound], LoneGlyph.doubled(w)
                 else { continue }

@@ -5,7 +5,8 @@ import Foundation
 /// on their own as one line, Tesseract often reads them whole ("78701", "(778) 573 8808"). The
 /// page's other words stay as read; the field is taken from the page with the value's words
 /// replaced, only when it was missing, and always for review (it is a second reading of a value
-/// the first could not read).
+/// the first could not read). So are the words of a value that passed only once mended ("17/07"
+/// taken for 17707): a second reading that passes unmended ("12207") replaces that guess.
 enum RejectedValues {
     /// The fields read again: those whose value has a strict shape that tells a reading that
     /// fits it from one that does not. (Reading every field's rejected value again, names,
@@ -20,9 +21,10 @@ enum RejectedValues {
     static let cap = 59.0
 
     /// The words of each field of a page of `kind` whose label was found and whose value beside it
-    /// failed the field's validator, found on the page levelled as the layout rules read it (so
-    /// their boxes are turned: ``range(of:in:)`` finds them on the page as read).
-    static func words(on page: PageText, kind: DocumentKind) -> [String: [Word]] {
+    /// failed the field's validator (`rejected`) or passed it only once mended (`mended`), found on
+    /// the page levelled as the layout rules read it (so their boxes are turned: ``range(of:in:)``
+    /// finds them on the page as read).
+    static func words(on page: PageText, kind: DocumentKind) -> (rejected: [String: [Word]], mended: [String: [Word]]) {
         let lines = TextLine.group(page.words)
         return FieldExtractor.rejectedValues(LevelledLines(lines, width: page.width, height: page.height)?.lines ?? lines, kind: kind)
     }
@@ -42,16 +44,20 @@ enum RejectedValues {
 
 extension OCRWorker {
     /// The fields missing from `fields` (of a page of `kind` read from `page`, on `image`) that
-    /// its ``RejectedValues`` give when their words are read again, each for review; nil when the
-    /// page has no such value to read again.
+    /// its ``RejectedValues`` give when their words are read again, and those of `fields` taken
+    /// only once mended that a second reading gives unmended, each for review; nil when the page
+    /// has no such value to read again.
     func rejectedValuesReread(_ page: PageText, kind: DocumentKind, fields: [String: Field], image: LeptImage, resolution: Int,
                               options: OCROptions, report: PreprocessReport, index: Int) throws(OCRError) -> [String: Field]? {
-        let rejected = RejectedValues.words(on: page, kind: kind)
-            .filter { RejectedValues.fields.contains($0.key) && fields[$0.key] == nil }
-        guard !rejected.isEmpty else { return nil }
+        let found = RejectedValues.words(on: page, kind: kind)
+        let rejected = found.rejected.filter { RejectedValues.fields.contains($0.key) && fields[$0.key] == nil }
+        // A value taken only once mended is a guess ("17/07" taken for 17707): read again on its
+        // own, a reading that needs no mending replaces it ("12207"), still for review.
+        let mended = found.mended.filter { RejectedValues.fields.contains($0.key) && fields[$0.key]?.needsReview == true }
+        guard !rejected.isEmpty || !mended.isEmpty else { return nil }
         var out = page
         let nextBlock = (page.words.map(\.block).max() ?? 0) + 1
-        for (_, words) in rejected.sorted(by: { $0.key < $1.key }) {
+        for (_, words) in rejected.merging(mended, uniquingKeysWith: { a, _ in a }).sorted(by: { $0.key < $1.key }) {
             // Found on the page as read (the levelled words' boxes are turned).
             guard let range = RejectedValues.range(of: words, in: out) else { continue }
             let box = Segment(Array(out.words[range])).box
@@ -67,12 +73,15 @@ extension OCRWorker {
         var known = options
         known.kind = kind
         let again = finish(out, source: .ocr, index: index, report: report, scanned: nil, image: image, options: known)
-        var found: [String: Field] = [:]
-        for name in rejected.keys {
+        let mendedAgain = mended.isEmpty ? [:] : RejectedValues.words(on: out, kind: kind).mended
+        var taken: [String: Field] = [:]
+        for name in Set(rejected.keys).union(mended.keys) {
             guard var f = again.fields[name] else { continue }
+            // (Not a second guess for the first.)
+            if mended[name] != nil, mendedAgain[name] != nil || f.value == fields[name]?.value { continue }
             f.needsReview = true
-            found[name] = f
+            taken[name] = f
         }
-        return found
+        return taken
     }
 }

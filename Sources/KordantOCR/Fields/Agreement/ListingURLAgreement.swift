@@ -75,7 +75,9 @@ extension FieldExtractor {
                 return
             }
         }
-        let bottom = box.y + box.height
+        // (The line's foot, not the address's: a long address read on a slanted page has a box
+        // far taller than its line, whose foot is past the next line's top.)
+        let bottom = row.map { min(box.y + box.height, $0.box.y + 3 * $0.height / 2) } ?? box.y + box.height
         guard let row = layout.rows.first(where: { r in
             r.box.y >= bottom - r.height / 2 && r.box.y <= bottom + 2 * r.height
         }) else { return }
