@@ -4,8 +4,10 @@ import Testing
 
 /// A table's heading standing two lines over its column, a rule read with a slash, a street's
 /// type read as its label again, a speck after a city, a street line without its type, a card
-/// whose labels a photocopy lost, and values taken only once mended: seen on the dev sets of
-/// session 64 (dev 164 and 171, faxes 167–175, identity pages 165–177).
+/// whose labels a photocopy lost, values taken only once mended, names, document, instrument and
+/// reference numbers read with a mark too many or a letter for a digit, and values wrapped onto
+/// the next line: seen on the sets session 64 tuned on (dev 164 and 171, faxes 167–175, identity
+/// pages 165–179, web 32).
 @Suite struct HeadingsAndGuessesTests {
     /// "TRANSFEROR ‖ TRANSFEREE" with the parties' names 2.3 lines below: the names are the
     /// columns' values. Much further down they are not.
