@@ -810,7 +810,7 @@ enum FieldExtractor {
     static func mended(_ text: String, field: String) -> String? {
         if field == "state" { return stateMended(text) }
         // A card's name in capitals with an I read as a small l ("Ll" for LI): the I, for review.
-        if ["surname", "given_names"].contains(field), case let i = text.replacingOccurrences(of: #"(?<=\p{Lu})l(?!\p{Ll})"#, with: "I", options: .regularExpression),
+        if ["surname", "given_names"].contains(field), case let i = text.replacingOccurrences(of: capitalIReadAsL, with: "I", options: .regularExpression),
            i != text, i.filter(\.isLetter).allSatisfy(\.isUppercase) {
             return i
         }
@@ -1200,7 +1200,7 @@ enum FieldExtractor {
     /// ("Street", "St."), or a direction or number after one ("Main Street NW", "Route 9").
     static func streetTyped(_ street: String) -> Bool {
         var words = street.split(separator: " ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ".,")) }
-        if let unit = words.firstIndex(where: { ["apt", "apartment", "unit", "suite", "ste", "floor", "fl", "room", "rm"].contains($0.lowercased()) || $0.hasPrefix("#") }) {
+        if let unit = words.firstIndex(where: { w in unitWords.contains { $0.caseInsensitiveCompare(w) == .orderedSame } || w.hasPrefix("#") }) {
             words = Array(words[..<unit])
         }
         while let last = words.last, words.count > 2, ["N", "S", "E", "W", "NE", "NW", "SE", "SW"].contains(last) { words.removeLast() }
@@ -1208,6 +1208,9 @@ enum FieldExtractor {
         if words.count <= 1 || streetTypes.contains(last) || last.allSatisfy(\.isNumber) { return true }
         return streetAbbreviations.contains(last.lowercased())
     }
+
+    /// The words that open a street line's unit ("Apt 7", "Suite 200").
+    static let unitWords = ["Apt", "Apartment", "Unit", "Suite", "Ste", "Floor", "Fl", "Room", "Rm"]
 
     static let streetAbbreviations: Set<String> = ["st", "ave", "av", "dr", "ln", "rd", "pl", "ct", "ter", "blvd", "cir", "pkwy", "trl",
                                                    "hwy", "sq", "cres", "alley", "aly", "row", "loop", "path", "pike", "walk", "run",
@@ -1442,7 +1445,7 @@ enum FieldExtractor {
             // So is a full stop after a street type spelled out, before the unit ("Mill Creek
             // Avenue. Apt 37"; not after an abbreviation, "Main St. Apt 4").
             if let a = f[name]?.value.string,
-               case let mended = a.replacingOccurrences(of: #"\b(\#(streetTypes.joined(separator: "|")))\.\s+(?=(?:Apt|Apartment|Unit|Suite|Ste|Floor|Fl|Room|Rm)\b|#)"#,
+               case let mended = a.replacingOccurrences(of: #"\b(\#(streetTypes.joined(separator: "|")))\.\s+(?=(?:\#(unitWords.joined(separator: "|")))\b|#)"#,
                                                         with: "$1, ", options: .regularExpression), mended != a {
                 f[name]?.value = .text(mended)
                 f[name]?.needsReview = true
@@ -1701,8 +1704,8 @@ struct LabelledPage {
         }
     }
 
-    /// The words of the first row below `row` (no further than about two and a half lines) that sit in the
-    /// column from `x` to `maxX`, when the first of them starts near `x`.
+    /// The words of the first row below `row` (no further than about two and a half lines) that
+    /// sit in the column from `x` to `maxX`, when the first of them starts near `x`.
     func below(row: Int, x: Int, maxX: Int, tolerance: Int) -> (Int, [Word])? {
         let bottom = layout.rows[row].box.y + layout.rows[row].box.height
         for r in (row + 1)..<min(layout.rows.count, row + 3) {

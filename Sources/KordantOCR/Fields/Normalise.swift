@@ -366,6 +366,10 @@ extension FieldExtractor {
     /// word is a cell's rule).
     static let markInWord = #"(?<=\p{L})!|!(?=\p{L})|(?<=\p{L})[|\]](?=\p{L})"#
 
+    /// A small l after a capital, ending its word or before another capital: a name in capitals'
+    /// I misread ("Ll" for LI).
+    static let capitalIReadAsL = #"(?<=\p{Lu})l(?!\p{Ll})"#
+
     static func place(_ s: String) -> FieldValue? {
         // (A speck after the name read as a quote: "Anchorage’".)
         let t = trimmed(s).trimmingCharacters(in: CharacterSet(charactersIn: "'’‘`\"”"))
@@ -448,7 +452,7 @@ extension FieldExtractor {
         // A bracket against a name in capitals is its I ("[YER"): mended elsewhere, for review.
         if s.range(of: #"(?:^|\s)\[\p{Lu}"#, options: .regularExpression) != nil { return nil }
         // So is a small l after a capital ending its word or before another ("Ll" for LI).
-        if s.range(of: #"(?<=\p{Lu})l(?!\p{Ll})"#, options: .regularExpression) != nil { return nil }
+        if s.range(of: capitalIReadAsL, options: .regularExpression) != nil { return nil }
         guard let v = name(s.uppercased()), let t = v.string, !t.split(separator: " ").contains("OF") else { return nil }
         return v
     }
