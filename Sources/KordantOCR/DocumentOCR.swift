@@ -210,6 +210,8 @@ public final class OCRWorker {
         if combined.kind == .optout { FieldExtractor.namesAgreed(&combined.fields) }
         FieldExtractor.lackedLettersFlagged(&combined.fields)
         FieldExtractor.datesWeighed(&combined.fields, today: o.today)
+        // (A valid zone's values are vouched for by its check digits, whatever their confidence.)
+        FieldExtractor.unsureUnderReviewConfidence(&combined.fields, except: combined.mrz?.valid == true ? Set(Self.identityFields) : [])
         if second != nil || asLoaded != nil { combined.timings = clock?.steps ?? [] }
         return combined
     }
@@ -742,7 +744,15 @@ public final class OCRWorker {
                 guard let box = span(kept), let confidence = kept.map(\.confidence).min(), confidence >= 60,
                       case let read = kept.map(\.text).joined(separator: " "), let value = validate(read),
                       !labelled.readsAsLabel(read, for: name, structured: true) else { continue }
-                found[name] = Field(value: value, confidence: (confidence * 10).rounded() / 10, box: box, needsReview: confidence < 85)
+                // A word of the page holding the label and running on into the region (the label
+                // read glued to its value, "No.:1)7725228", the region starting where the label's
+                // share of it ends): the region may have cut the value's first letter off
+                // ("7725228" for D7725228). Not sure.
+                let cut = layoutLines.flatMap(\.words).contains { w in
+                    w.box.x < levelledRegion.x - levelledRegion.height && w.box.x + w.box.width > levelledRegion.x + 2
+                        && w.box.y < levelledRegion.y + levelledRegion.height && w.box.y + w.box.height > levelledRegion.y
+                }
+                found[name] = Field(value: value, confidence: (confidence * 10).rounded() / 10, box: box, needsReview: confidence < 85 || cut)
                 break
             }
         }
@@ -786,6 +796,7 @@ public final class OCRWorker {
         if kind != .id {
             FieldExtractor.cutShort(&fields, lines: layoutLines)
             for (name, f) in fields { fields[name]?.box = f.box.map(back) }
+            FieldExtractor.atPageEdge(&fields, width: page.width)
         }
         let pairs = FieldExtractor.pairs(layoutLines, kind: kind).map { p in
             var p = p

@@ -11,7 +11,8 @@ import Testing
     @Test func aListingWithAStepLostOrApart() {
         let slash = FieldExtractor.optout(WordPage(["Opt-out request", "Your name: Zsofia Kovacs",
                                                     "Listing URL: https://www.truthfinder.com/people/zsofia-kovacs//6079"]).lines)
-        #expect(value(slash, "listing_url") == "https://www.truthfinder.com/people/zsofia-kovacs//6079" && slash["listing_url"]?.needsReview == true)
+        // (Its slash taken for the 7 since session 65: "…//1270" and "…//8543" were 71270 and 78543.)
+        #expect(value(slash, "listing_url") == "https://www.truthfinder.com/people/zsofia-kovacs/76079" && slash["listing_url"]?.needsReview == true)
         #expect(!FieldExtractor.plausibleURL("https://www.truthfinder.com/people/zsofia-kovacs//6079"))
         #expect(FieldExtractor.plausibleURL("https://www.truthfinder.com/people/zsofia-kovacs/76079"))
 

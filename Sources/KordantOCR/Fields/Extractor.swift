@@ -250,7 +250,7 @@ enum FieldExtractor {
             }
         }
         f["data_broker"] = f["data_broker"] ?? byDomain ?? brokerByTitle(rows, domains: domains)
-        if f["request_id"] == nil, var found = find(rows, #"(?:request|ref(?:erence)?|case)\s*(?:#|no\.?|number|id)?\s*:?\s*([A-Z]{2,6}(?:-|\s?[~–—:;]{1,2}-?\s?(?=[0-9]{4}))[A-Z0-9-]{3,}(?: [0-9]{1,2}\b)?)"#,
+        if f["request_id"] == nil, var found = find(rows, #"(?:request|ref(?:erence)?|case)\s*(?:#|no\.?|number|id)?\s*:?\s*([A-Z]{2,6}(?:-|\s?[~–—:;]{1,2}-?\s?(?=[0-9]{4}))[A-Z0-9/-]{3,}(?: [0-9]{1,2}\b)?)"#,
                                                      transform: { reference($0) ?? referenceMended($0).flatMap(reference) }) {
             // Digits read apart and joined: for review.
             if let id = found.value.string, !rows.contains(where: { $0.text.uppercased().contains(id) }) { found.needsReview = true }
@@ -258,7 +258,7 @@ enum FieldExtractor {
         }
         // Its hyphen lost on a fax ("Re: Opt-out request OPT 119808"): a prefix in capitals and
         // five digits or more, joined as references are, for review.
-        if f["request_id"] == nil, var found = find(rows, #"(?:request|ref(?:erence)?|case)\s*(?:#|no\.?|number|id)?\s*:?\s*((?-i:[A-Z]{2,6}) [0-9]{5,})\b"#,
+        if f["request_id"] == nil, var found = find(rows, #"(?:request|ref(?:erence)?|case)\s*(?:#|no\.?|number|id)?\s*:?\s*((?-i:[A-Z]{2,6}) [0-9][0-9/]{4,})\b"#,
                                                      transform: { referenceMended($0).flatMap(reference) }) {
             found.needsReview = true
             f["request_id"] = found
@@ -464,7 +464,12 @@ enum FieldExtractor {
         layout.rows.compactMap { row in
             var words = row.segments.flatMap(\.words)
             while let last = words.last, PageLayout.key(last.text).isEmpty { words.removeLast() }
-            guard words.count >= 2, var last = words.last, (5...6).contains(last.text.count), last.text.allSatisfy(\.isNumber) else { return nil }
+            guard words.count >= 2, var last = words.last, (5...6).contains(last.text.count) else { return nil }
+            // A ZIP's 7 read as a slash ("Tucson AZ 85/01"): no ZIP holds one (the state must still agree).
+            if last.text.count == 5, last.text.filter({ $0 == "/" }).count == 1, last.text.filter(\.isNumber).count == 4 {
+                last.text = last.text.replacingOccurrences(of: "/", with: "7")
+            }
+            guard last.text.allSatisfy(\.isNumber) else { return nil }
             let code = words[words.count - 2]
             guard code.text.count == 2, code.text.allSatisfy(\.isUppercase), states.values.contains(code.text),
                   zipPrefixes[code.text] != nil else { return nil }
@@ -858,7 +863,8 @@ enum FieldExtractor {
         // number, for review.
         if field == "instrument_number" {
             let t = text.trimmingCharacters(in: .whitespaces)
-            let joined = t.replacingOccurrences(of: #"^([0-9]{4,}) ?- ?([0-9]{4,})$"#, with: "$1-$2", options: .regularExpression)
+            // (Its 7 read as a slash first: "2005 /02325".)
+            let joined = (numberMended(t) ?? t).replacingOccurrences(of: #"^([0-9]{4,}) ?- ?([0-9]{4,})$"#, with: "$1-$2", options: .regularExpression)
                 .replacingOccurrences(of: #"^((?:19|20)[0-9]{2}) ([0-9]{5,7})$"#, with: "$1-$2", options: .regularExpression)
                 .replacingOccurrences(of: #"^([0-9]{6,}) ([0-9]{1,2})$"#, with: "$1$2", options: .regularExpression)
             if joined != t { return numberMended(joined) ?? joined }
@@ -881,7 +887,14 @@ enum FieldExtractor {
                 .replacingOccurrences(of: #"^([0-9]) ([0-9])(?= \p{L}{3})"#, with: "$1$2", options: .regularExpression)
             // Or its 7 read as a slash ("2/ February 2024", the bar of the 7 a fax lost).
                 .replacingOccurrences(of: #"(?<=^[0-9])/\s+(?=\p{L}{3})"#, with: "7 ", options: .regularExpression)
-            let digits = digitsMended(joined) ?? joined
+            var digits = digitsMended(joined) ?? joined
+            // A year's 7 read as a slash inside it ("June 17, 19/1", "19/8 04 09": the year leads):
+            // where the year stands alone, a slash in it parts nothing.
+            if digits.range(of: #"\p{L}{3}"#, options: .regularExpression) != nil || digits.range(of: #"^(?:1[89]|20)[0-9/]{2} "#, options: .regularExpression) != nil {
+                while let r = digits.range(of: #"(?<![0-9/])(?:1[89]|20)(?:/[0-9]|[0-9]/)(?![0-9/])"#, options: .regularExpression) {
+                    digits.replaceSubrange(r, with: digits[r].replacingOccurrences(of: "/", with: "7"))
+                }
+            }
             let month = monthMended(digits) ?? digits
             // A day's or month's 0 read as a 9 ("93/14/2002" on a photo of a card; before a month's
             // name, "93 FEB 1942": no day is in the nineties): the one way of taking it back that
@@ -993,6 +1006,16 @@ enum FieldExtractor {
             path = "/" + String(top[r.upperBound...]) + path
             host = String(host[...dot]) + "com"
         }
+        // A listing's record number with a 7 read as a slash ("…/al-hashimi/5/565", "…/li-na-li//1270"):
+        // after the last path word, a digit or two (or nothing) then digits is one number. (Not
+        // "/2024/12345": a number of four digits before the slash is a number of its own.)
+        var steps = path.split(separator: "/", omittingEmptySubsequences: false)
+        if let word = steps.lastIndex(where: { $0.contains(where: \.isLetter) }), case let tail = steps[(word + 1)...], tail.count >= 2,
+           let last = tail.last, last.count >= 3, last.allSatisfy(\.isNumber),
+           tail.dropLast().allSatisfy({ $0.count <= 2 && $0.allSatisfy(\.isNumber) }), (4...8).contains(tail.joined().count + tail.count - 1) {
+            steps.replaceSubrange((word + 1)..., with: [Substring(tail.joined(separator: "7"))])
+            path = steps.joined(separator: "/")
+        }
         let mended = String(url[..<hostStart]) + host + path
         return mended == url ? nil : mended
     }
@@ -1004,7 +1027,8 @@ enum FieldExtractor {
         var joined = text.replacingOccurrences(of: #"^(\s*[A-Za-z0-9-]*[0-9]) ([0-9]{1,2}\b|[0-9]{3,4}(?=\s*$))"#, with: "$1$2",
                                                options: .regularExpression)
         // A 7 whose bar was lost reads as a slash ("CASE-/34565"): a reference's number holds none.
-            .replacingOccurrences(of: #"(?<=[A-Z]-[0-9]{0,8})/(?=[0-9])"#, with: "7", options: .regularExpression)
+        // (So after a space for its hyphen, "CASE 1164/7", and twice, "OPT-3/0/09".)
+            .replacingOccurrences(of: #"(?<=[A-Z][-\s][0-9/]{0,8})/(?=[0-9/]{0,8}[0-9])"#, with: "7", options: .regularExpression)
         // A prefix and its number with the hyphen between lost (a fax's thin stroke: "OPT 259973",
         // "CASE 233343"): joined by one, as the page's references are.
         joined = joined.replacingOccurrences(of: #"^(\s*[A-Z]{2,6}) ([0-9]{4,})(?=\s*$)"#, with: "$1-$2", options: .regularExpression)
@@ -1116,10 +1140,18 @@ enum FieldExtractor {
 
     /// A street's word with an l or an i read as a mark (`!`, `|`, `]`): an l at the word's end
     /// or before a single l ("Mil!" → "Mill", "Ho!ly" → "Holly"), else an i ("H!ll" → "Hill",
-    /// "Ma!n" → "Main"). Nil when nothing changes. A guess between two letters: the field goes
-    /// to review (`labelled` marks every mended value).
+    /// "Ma!n" → "Main"); its house number with a slash for a 7. Nil when nothing changes. A
+    /// guess: the field goes to review (`labelled` marks every mended value).
     static func streetMended(_ text: String) -> String? {
-        guard text.range(of: markInWord, options: .regularExpression) != nil else { return nil }
+        // A house number's 7 read as a slash ("9/16 Washington Way", "3//0 Elm Way"; a fax lost the
+        // bar): a house number holds none, but for a half after it ("12 1/2 Main Street").
+        let original = text
+        var text = text
+        if let r = text.range(of: #"^\s*[0-9/]{3,6}(?=\s)"#, options: .regularExpression), text[r].contains("/"),
+           text[r].filter(\.isNumber).count >= 2, text[r].range(of: #"^\s*[0-9]/[0-9]$"#, options: .regularExpression) == nil {
+            text.replaceSubrange(r, with: text[r].replacingOccurrences(of: "/", with: "7"))
+        }
+        guard text.range(of: markInWord, options: .regularExpression) != nil else { return text == original ? nil : text }
         let chars = Array(text)
         let mended = String(chars.indices.map { i -> Character in
             let before = i > 0 && chars[i - 1].isLetter, after = i + 1 < chars.count && chars[i + 1].isLetter
@@ -1424,6 +1456,16 @@ enum FieldExtractor {
         // small letters ("Ibrahim. Yilmaz"; abbreviations, "Wm.", "Chas.", are shorter). Dropped,
         // not sure.
         namesMended(with: "") { ["surname", "given_names"].contains($0) ? #"(?<=\p{Lu}{2})\.(?= \p{Lu})"# : #"(?<=\p{Ll}{4})\.(?= \p{Lu})"# }
+        // One read for the space between two words of a card's name ("ABU.BAKR AL SIDDIQ"): the
+        // space, not sure. (A card's names only: `(?!)` matches nothing.)
+        namesMended(with: " ") { ["surname", "given_names"].contains($0) ? #"(?<=\p{Lu}{2})\.(?=\p{Lu}{2})"# : #"(?!)"# }
+        // A mailbox's host ending in a top level reserved for examples after a label of its own
+        // ("inbox.example", RFC 2606): its real top level (".net") lost under a signature's stroke
+        // or past the cell's edge. No address in use ends so: not sure.
+        if let e = f["email"]?.value.string,
+           e.range(of: #"@[^@]+\.(?:example|test|invalid|localhost)$"#, options: [.regularExpression, .caseInsensitive]) != nil {
+            f["email"]?.needsReview = true
+        }
         // A card's name with a lone letter before another word ("S JOERD", "B AR") is a name
         // read apart, or an initial a card does not print: either way, not sure.
         for name in ["surname", "given_names"] {
@@ -1704,11 +1746,15 @@ struct LabelledPage {
         }
     }
 
-    /// The words of the first row below `row` (no further than about two and a half lines) that
-    /// sit in the column from `x` to `maxX`, when the first of them starts near `x`.
+    /// The words of the first row below `row` (no further than about two and a half lines, or
+    /// than that under a hint: ``isHint(_:letterHeight:)``) that sit in the column from `x` to
+    /// `maxX`, when the first of them starts near `x`.
     func below(row: Int, x: Int, maxX: Int, tolerance: Int) -> (Int, [Word])? {
-        let bottom = layout.rows[row].box.y + layout.rows[row].box.height
-        for r in (row + 1)..<min(layout.rows.count, row + 3) {
+        var bottom = layout.rows[row].box.y + layout.rows[row].box.height
+        var end = min(layout.rows.count, row + 3)
+        var r = row
+        while r + 1 < end {
+            r += 1
             let candidate = layout.rows[r]
             // (A table's heading may stand a good two lines over its column: "TRANSFEROR" with
             // the party's name 2.2 lines below.)
@@ -1723,6 +1769,14 @@ struct LabelledPage {
             if let rule = words.lastIndex(where: { PageLayout.isRuleMark($0.text) && $0.box.x + $0.box.width / 2 <= x + candidate.height / 2 }),
                rule + 1 < words.count {
                 words = Array(words[(rule + 1)...])
+            }
+            // A format hint under the label ("(MM/DD/YYYY)", "(OPTIONAL)"), or specks a fraction of
+            // a letter high (a web form's field border read as "oe"), over the field's box: the
+            // value is under it.
+            if !words.isEmpty, Self.isHint(words, letterHeight: layout.rows[row].height) {
+                bottom = candidate.box.y + candidate.box.height
+                end = min(layout.rows.count, end + 1)
+                continue
             }
             if !words.isEmpty {
                 guard let near = words.firstIndex(where: { abs($0.box.x - x) <= tolerance }) else { return nil }
@@ -1745,6 +1799,16 @@ struct LabelledPage {
             }
         }
         return nil
+    }
+
+    /// Whether `words` (under a label) are a hint to the one filling the form in, no value: specks
+    /// under a third of `letterHeight` high, and besides them (if anything) a date's format or
+    /// "optional" or "required", in brackets or not.
+    static func isHint(_ words: [Word], letterHeight: Int) -> Bool {
+        let text = words.filter { 3 * $0.box.height >= letterHeight }.map(\.text).joined()
+        return text.isEmpty
+            || text.range(of: #"^\(?(?:(?:MM|DD|YYYY|YY)[/.-]?){2,3}\)?$|^\(?(?:optional|required)\)?$"#,
+                          options: [.regularExpression, .caseInsensitive]) != nil
     }
 
     /// Fields whose label was found with a value that failed its validator (set by `labelled`).
@@ -1926,6 +1990,8 @@ struct LabelledPage {
         // "and" as a fax or a copy reads it ("ancl ZDENEK SIMUNKOVA", "arid MARY"), opening a name.
         if let r = more.range(of: #"^(?:ancl|arid|amd|anid)(?= \p{Lu})"#, options: .regularExpression) { more.replaceSubrange(r, with: "and") }
         if more.lowercased().hasPrefix("and ") || more.hasPrefix("& ") { return (text + " " + more, next) }
+        // A number its box wrapped at a hyphen ("613-260-" over "1805"): one number.
+        if text.hasSuffix("-"), text.last(where: { $0 != "-" })?.isNumber == true, more.first?.isNumber == true { return (text + more, next) }
         return (text + ", " + more, next)
     }
 

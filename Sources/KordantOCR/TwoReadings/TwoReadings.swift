@@ -34,7 +34,8 @@ enum TwoReadings {
     /// - read by the first reading only: as it judged it;
     /// - read by the second only: in review (on dev seed 40 the three values the second alone
     ///   read wrongly, "Fosilon Data Privacy Jeam" among them, looked as sure as the right ones);
-    /// - read alike by both: the first's, in review only if both readings put it there;
+    /// - read alike by both: the first's, in review only if both readings put it there (sure by
+    ///   the second alone, at the second's confidence);
     /// - read differently: the value of the one not in review (else the first's, or the listing
     ///   that spells the requester's name), in review, for two readings of the same print that
     ///   disagree are not sure of either (on the dev faxes of seeds 18–21 this flagged wrong values
@@ -49,6 +50,8 @@ enum TwoReadings {
                 continue
             }
             if mine.value == other.value {
+                // (Sure by the second reading alone: that reading's confidence.)
+                if mine.needsReview && !other.needsReview { mine.confidence = other.confidence }
                 mine.needsReview = mine.needsReview && other.needsReview
             } else {
                 if mine.needsReview && !other.needsReview {
