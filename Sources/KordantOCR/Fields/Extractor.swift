@@ -467,7 +467,7 @@ enum FieldExtractor {
             guard words.count >= 2, var last = words.last, (5...6).contains(last.text.count) else { return nil }
             // A ZIP's 7 read as a slash ("Tucson AZ 85/01"): no ZIP holds one (the state must still agree).
             if last.text.count == 5, last.text.filter({ $0 == "/" }).count == 1, last.text.filter(\.isNumber).count == 4 {
-                last.text = last.text.replacingOccurrences(of: "/", with: "7")
+                last.text = numberMended(last.text) ?? last.text
             }
             guard last.text.allSatisfy(\.isNumber) else { return nil }
             let code = words[words.count - 2]
@@ -1149,7 +1149,7 @@ enum FieldExtractor {
         var text = text
         if let r = text.range(of: #"^\s*[0-9/]{3,6}(?=\s)"#, options: .regularExpression), text[r].contains("/"),
            text[r].filter(\.isNumber).count >= 2, text[r].range(of: #"^\s*[0-9]/[0-9]$"#, options: .regularExpression) == nil {
-            text.replaceSubrange(r, with: text[r].replacingOccurrences(of: "/", with: "7"))
+            text.replaceSubrange(r, with: numberMended(String(text[r])) ?? String(text[r]))
         }
         guard text.range(of: markInWord, options: .regularExpression) != nil else { return text == original ? nil : text }
         let chars = Array(text)
