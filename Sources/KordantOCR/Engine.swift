@@ -203,10 +203,26 @@ final class TesseractHandle {
         var block = 0, paragraph = 0, line = 0, wordIndex = 0
         // Each block's text and the box of its words, for `ReadingOrder`.
         var blockTexts: [String] = [], blockBoxes: [BoundingBox?] = []
+        // The word being read and its characters (walked one by one for `PhantomSymbols`, in a
+        // word read under the review line only: a value read from it stays in review), and the
+        // words it changed: (block, as read, as kept).
+        var current: Word?, symbols: [Symbol] = [], mended: [(block: Int, read: String, kept: String)] = []
+        func finish() {
+            guard var word = current else { return }
+            if word.confidence < FieldExtractor.reviewConfidence, let kept = PhantomSymbols.kept(symbols) {
+                mended.append((word.block, word.text, kept))
+                word.text = kept
+            }
+            words.append(word)
+            current = nil
+        }
         if let iterator = TessBaseAPIGetIterator(api) {
             defer { TessResultIteratorDelete(iterator) }
             let page = TessResultIteratorGetPageIterator(iterator)
             repeat {
+                // (The word before is finished before a new line resets the count of its words.)
+                let wordStarts = TessPageIteratorIsAtBeginningOf(page, RIL_WORD) != 0
+                if wordStarts { finish() }
                 if TessPageIteratorIsAtBeginningOf(page, RIL_BLOCK) != 0 {
                     block += 1; paragraph = 0
                     var blockText = ""
@@ -219,18 +235,29 @@ final class TesseractHandle {
                 }
                 if TessPageIteratorIsAtBeginningOf(page, RIL_PARA) != 0 { paragraph += 1; line = 0 }
                 if TessPageIteratorIsAtBeginningOf(page, RIL_TEXTLINE) != 0 { line += 1; wordIndex = 0 }
-                guard let cText = TessResultIteratorGetUTF8Text(iterator, RIL_WORD) else { continue }
-                let text = String(cString: cText)
-                TessDeleteText(cText)
-                if text.trimmingCharacters(in: .whitespaces).isEmpty { continue }
-                wordIndex += 1
                 var l: Int32 = 0, t: Int32 = 0, r: Int32 = 0, b: Int32 = 0
-                TessPageIteratorBoundingBox(page, RIL_WORD, &l, &t, &r, &b)
-                let box = BoundingBox(x: Int(l), y: Int(t), width: Int(r - l), height: Int(b - t))
-                words.append(Word(text: text, confidence: Double(TessResultIteratorConfidence(iterator, RIL_WORD)),
-                                  box: box, block: block, paragraph: paragraph, line: line, word: wordIndex))
-                if block > 0 { blockBoxes[block - 1] = blockBoxes[block - 1].map { $0.union(box) } ?? box }
-            } while TessPageIteratorNext(page, RIL_WORD) != 0
+                if wordStarts {
+                    symbols.removeAll(keepingCapacity: true)
+                    guard let cText = TessResultIteratorGetUTF8Text(iterator, RIL_WORD) else { continue }
+                    let text = String(cString: cText)
+                    TessDeleteText(cText)
+                    if text.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+                    wordIndex += 1
+                    TessPageIteratorBoundingBox(page, RIL_WORD, &l, &t, &r, &b)
+                    let box = BoundingBox(x: Int(l), y: Int(t), width: Int(r - l), height: Int(b - t))
+                    current = Word(text: text, confidence: Double(TessResultIteratorConfidence(iterator, RIL_WORD)),
+                                   box: box, block: block, paragraph: paragraph, line: line, word: wordIndex)
+                    if block > 0 { blockBoxes[block - 1] = blockBoxes[block - 1].map { $0.union(box) } ?? box }
+                }
+                guard let word = current, word.confidence < FieldExtractor.reviewConfidence,
+                      let cSymbol = TessResultIteratorGetUTF8Text(iterator, RIL_SYMBOL) else { continue }
+                let symbol = String(cString: cSymbol)
+                TessDeleteText(cSymbol)
+                TessPageIteratorBoundingBox(page, RIL_SYMBOL, &l, &t, &r, &b)
+                symbols.append(Symbol(text: symbol, confidence: Double(TessResultIteratorConfidence(iterator, RIL_SYMBOL)),
+                                      box: BoundingBox(x: Int(l), y: Int(t), width: Int(r - l), height: Int(b - t))))
+            } while TessPageIteratorNext(page, RIL_SYMBOL) != 0
+            finish()
         }
         var text = ""
         if let t = TessBaseAPIGetUTF8Text(api) {
@@ -239,10 +266,12 @@ final class TesseractHandle {
         }
         // The blocks in the order printed (see `ReadingOrder`), when that is not Tesseract's and
         // its blocks' texts make up its page text (they do, but for blocks of blanks, which the
-        // page text leaves out and so does this: the check is a safeguard).
+        // page text leaves out and so does this: the check is a safeguard). A block with a word
+        // `PhantomSymbols` mended is given the word as kept.
         let shown = blockBoxes.indices.filter { blockBoxes[$0] != nil && blockTexts[$0].contains { !$0.isWhitespace } }
         let order = ReadingOrder.order(shown.map { blockBoxes[$0]! }).map { shown[$0] }
-        if order != shown, shown.map({ blockTexts[$0] }).joined() == text {
+        if order != shown || !mended.isEmpty, shown.map({ blockTexts[$0] }).joined() == text {
+            for m in mended where m.block > 0 { blockTexts[m.block - 1] = PhantomSymbols.replaced(m.read, by: m.kept, in: blockTexts[m.block - 1]) }
             text = order.map { blockTexts[$0] }.joined()
         }
         /// A rendering Tesseract allocated, as a String (freed).

@@ -284,6 +284,29 @@ func value(_ f: [String: Field], _ name: String) -> String? {
         #expect(FieldExtractor.optout(noZip.lines)["state"] == nil)
     }
 
+    /// A state's name whose thin strokes a skewed scan read as rules ("||/inois"), and a code one
+    /// letter off in no look-alike way ("FE" for FL under a speck) where the city is one of the
+    /// state's places and the ZIP one of the city's (dev seed 189, flatbed-skew): the state, for
+    /// review. Never with a city elsewhere, a ZIP not the city's, or no letter as printed.
+    @Test func aStateReadPastItsLookAlikesIsTheOneItsCityAndZipAgreeOn() {
+        #expect(FieldExtractor.stateNearZip("||/inois", "62701") == "IL")
+        #expect(FieldExtractor.stateNearZip("1llinois", "62701") == "IL")
+        #expect(FieldExtractor.stateNearZip("||/inois", "33602") == nil)
+        #expect(FieldExtractor.stateNearZip("FE", "33602") == nil)
+        #expect(FieldExtractor.stateNearZip("FE", "33602", city: "Tampa") == "FL")
+        #expect(FieldExtractor.stateNearZip("FE", "33602", city: "Springfield") == nil)
+        #expect(FieldExtractor.stateNearZip("FE", "32099", city: "Tampa") == nil)
+        #expect(FieldExtractor.stateNearZip("EE", "33602", city: "Tampa") == nil)
+        for (rows, code) in [(["Town: Springfield State: ||/inois", "ZIP Code: 62701 Phone: 850.359.6363"], "IL"),
+                             (["City: Tampa", "State: FE", "ZIP Code: 33602"], "FL")] {
+            var page = WordPage()
+            page.line("Your Name: Gisela Weiss", y: 100)
+            for (k, row) in rows.enumerated() { page.line(row, y: 150 + 50 * k) }
+            let f = FieldExtractor.optout(page.lines)
+            #expect(value(f, "state") == code && f["state"]?.needsReview == true)
+        }
+    }
+
     /// A label's colon read as a semicolon (its required mark read as a quote: "Your Name\";")
     /// parts it from its value, at the start of a line; inside running text it parts nothing.
     @Test func aColonReadAsASemicolon() {
@@ -932,7 +955,7 @@ func value(_ f: [String: Field], _ name: String) -> String? {
         #expect(FieldExtractor.stateMended("0H") == "OH" && FieldExtractor.stateMended("C0") == "CO" && FieldExtractor.stateMended("5C") == "SC")
         #expect(FieldExtractor.stateMended("M0") == nil && FieldExtractor.stateMended("1N") == nil && FieldExtractor.stateMended("TX") == nil)
         #expect(FieldExtractor.optout(WordPage(["REMOVAL REQUEST — BeenVerified", "City: Baltimore State: M0"]).lines)["state"] == nil)
-        // The ZIP beside it says which (``FieldExtractor/stateNearZip(_:_:)``): still for review.
+        // The ZIP beside it says which (``FieldExtractor/stateNearZip(_:_:city:)``): still for review.
         let g = FieldExtractor.optout(WordPage(["REMOVAL REQUEST — BeenVerified", "City: Baltimore State: M0", "ZIP Code: 21201"]).lines)
         #expect(value(g, "state") == "MD" && g["state"]?.needsReview == true)
     }

@@ -368,7 +368,7 @@ enum FieldExtractor {
         if let options = requestOptions(optionLines(page.layout), tick: tick, after: after) { f["request_options"] = options }
         // (Or as Tesseract read it, before a stray mark was cut off: "|X" for TX, the T's bar lost.)
         if f["state"] == nil, let read = page.rejectedValues["state"], let zipCode = f["zip"]?.value.string,
-           let code = stateNearZip(read.text, zipCode) ?? read.words.first.flatMap({ cut in
+           let code = stateNearZip(read.text, zipCode, city: f["city"]?.value.string) ?? read.words.first.flatMap({ cut in
                read.words.count == 1 ? lines.lazy.flatMap(\.words).first { $0.box.intersects(cut.box) && $0.text != cut.text && $0.text.hasSuffix(cut.text) } : nil
            }).flatMap({ stateNearZip($0.text, zipCode) }) {
             // Set by its ZIP and its remains: not a reading, so for review.
@@ -1098,9 +1098,12 @@ enum FieldExtractor {
     /// read as l) beside a ZIP whose first digits belong to one state only: that state's code,
     /// when the value read is its code with a letter a look-alike (thin strokes read for one
     /// another: I, L, T, J, 1), one letter of its code whose other letter is such a stroke (lost),
-    /// or its name one letter off (two for names of eight letters or more). Nil otherwise: a ZIP
-    /// alone never names a state the page does not show.
-    static func stateNearZip(_ read: String, _ zipCode: String) -> String? {
+    /// or its name one letter off (two for names of eight letters or more; thin strokes, I, L, 1
+    /// and rules, counted as one another: "||/inois" for Illinois). With `city`, also a code one
+    /// of whose letters is as printed ("FE" for FL under a skewed scan's speck) where the city
+    /// is one of that state's places and the ZIP one of the city's. Nil otherwise: a ZIP alone
+    /// never names a state the page does not show.
+    static func stateNearZip(_ read: String, _ zipCode: String, city: String? = nil) -> String? {
         guard zipCode.count >= 5, zipCode.prefix(5).allSatisfy(\.isNumber), let p = Int(zipCode.prefix(3)) else { return nil }
         let owners = zipPrefixes.filter { $0.value.contains { $0.contains(p) } }.map(\.key)
         guard owners.count == 1, let code = owners.first else { return nil }
@@ -1114,16 +1117,24 @@ enum FieldExtractor {
             let near = pairs.allSatisfy { r, c in
                 r == c || lookAlikes[r]?.contains(c) == true || lookAlikes[c]?.contains(r) == true || (thin.contains(r) && thin.contains(c))
             }
-            return near && pairs.contains { $0 == $1 } ? code : nil
+            if near && pairs.contains(where: { $0 == $1 }) { return code }
+            // (Three readings agree where the letters do not: the one printed, the city's
+            // state and the ZIP's.)
+            guard let city, pairs.contains(where: { $0 == $1 }), let verdict = USPlaces.verdict(city, state: code, zip: zipCode),
+                  case .listed = verdict.place, verdict.zipAgrees == true else { return nil }
+            return code
         }
         // One letter of the code, the other a thin stroke lost ("W" beside 53703 for WI).
         if t.count == 1, let letter = t.first, letter.isLetter, code.contains(letter),
            code.allSatisfy({ $0 == letter || thin.contains($0) }) {
             return code
         }
-        let letters = t.filter(\.isLetter)
+        // (Thin strokes as one: "||/INOIS" and "ILLINOIS" are both "IIIINOIS".)
+        let strokes: Set<Character> = ["I", "L", "1", "!", "|", "/"]
+        func canonical(_ s: String) -> String { String(s.uppercased().compactMap { strokes.contains($0) ? "I" : $0.isLetter ? $0 : nil }) }
+        let letters = canonical(read)
         guard letters.count >= 4, let name = states.first(where: { $0.value == code })?.key else { return nil }
-        let bare = name.filter(\.isLetter)
+        let bare = canonical(name)
         let limit = bare.count >= 8 ? 2 : 1
         return PageLayout.editDistance(letters, bare, limit: limit) <= limit ? code : nil
     }
