@@ -146,6 +146,19 @@ func value(_ f: [String: Field], _ name: String) -> String? {
         #expect(value(f, "data_broker") == "Intelius")
     }
 
+    /// A letterhead's "Tel." the page did not show as the broker's (its name read "- CheckPeople",
+    /// its city line with a stray quote: dev seed 180, photocopy) over the form's "Phone Number:":
+    /// the form's phone is the requester's. One labelled without a colon below the form's is
+    /// passed over as before (the first found wins).
+    @Test func aLetterheadsTelephoneAboveTheFormsIsNotTheRequesters() {
+        let rows = ["- CheckPeople", "5942 Cedar Avenue", "'Raleigh, North Carolina 27601", "Tel. 459-885-2455",
+                    "Request to Delete or Stop the Sale of Personal Information", "Your Name*: Njeri Tesfaye"]
+        let f = FieldExtractor.optout(WordPage(rows + ["Phone Number: (431) 895-7605"]).lines)
+        #expect(value(f, "phone") == "(431) 895-7605")
+        let g = FieldExtractor.optout(WordPage(["Removal request", "Phone: (431) 895-7605", "Name: Njeri Tesfaye", "Tel. 459-885-2455"]).lines)
+        #expect(value(g, "phone") == "(431) 895-7605")
+    }
+
     /// Labels above values (boxed forms, cards) and values in the next table cell.
     @Test func valuesBelowAndInTheNextCell() {
         var p = WordPage()
