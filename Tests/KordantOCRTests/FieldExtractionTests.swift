@@ -148,8 +148,8 @@ func value(_ f: [String: Field], _ name: String) -> String? {
 
     /// A letterhead's "Tel." the page did not show as the broker's (its name read "- CheckPeople",
     /// its city line with a stray quote: dev seed 180, photocopy) over the form's "Phone Number:":
-    /// the form's phone is the requester's. One labelled without a colon below the form's is
-    /// passed over as before (the first found wins).
+    /// the form's phone is the requester's. One labelled without a colon among the form's fields
+    /// (under its name) is still the requester's, whatever "Phone:" follows.
     @Test func aLetterheadsTelephoneAboveTheFormsIsNotTheRequesters() {
         let rows = ["- CheckPeople", "5942 Cedar Avenue", "'Raleigh, North Carolina 27601", "Tel. 459-885-2455",
                     "Request to Delete or Stop the Sale of Personal Information", "Your Name*: Njeri Tesfaye"]
@@ -157,6 +157,10 @@ func value(_ f: [String: Field], _ name: String) -> String? {
         #expect(value(f, "phone") == "(431) 895-7605")
         let g = FieldExtractor.optout(WordPage(["Removal request", "Phone: (431) 895-7605", "Name: Njeri Tesfaye", "Tel. 459-885-2455"]).lines)
         #expect(value(g, "phone") == "(431) 895-7605")
+        // A colonless form's own phone among its fields, a footer's "Phone:" under them.
+        let h = FieldExtractor.optout(WordPage(["Removal request", "Name: Njeri Tesfaye", "Email: ntesfaye@inbox.example.net",
+                                                "Phone 431-895-7605", "Questions? Phone: 459-885-2455"]).lines)
+        #expect(value(h, "phone") == "431-895-7605")
     }
 
     /// Labels above values (boxed forms, cards) and values in the next table cell.

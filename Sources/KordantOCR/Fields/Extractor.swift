@@ -1844,15 +1844,18 @@ struct LabelledPage {
             rejectedBox.names.subtract(out.keys)
             for k in out.keys { rejectedBox.values[k] = nil }
         }
-        // A phone labelled without a colon above one labelled with a colon is a letterhead's or a
-        // heading's ("Tel. 459-885-2455" under the broker's name, over the form's "Phone Number:
-        // (431) 895-7605"), where the letterhead was not recognised as one.
-        let lastColonPhone = hits.joined().joined().filter { $0.field == "phone" && $0.colon }.map(\.row).max()
+        // A phone labelled without a colon above the form's labelled fields, with a phone labelled
+        // with a colon among them, is a letterhead's ("Tel. 459-885-2455" under the broker's name,
+        // over the form's "Phone Number: (431) 895-7605"), where the letterhead was not recognised
+        // as one. (Not a colonless form's own phone among its fields, under its name.)
+        let all = hits.joined().joined()
+        let formStart = all.filter { $0.colon && ["full_name", "email", "street_address", "date_of_birth"].contains($0.field ?? "") }.map(\.row).min()
+        let lastColonPhone = all.filter { $0.field == "phone" && $0.colon }.map(\.row).max()
         for hit in hits.joined().joined() {
             guard let field = hit.field, out[field] == nil, let spec = specs.first(where: { $0.field == field }) else { continue }
             // "To:" names the recipient only opening its line or cell: not "I ask you to:".
             if field == "data_broker", hit.text.lowercased() == "to", !hit.opensCell { continue }
-            if field == "phone", !hit.colon, let below = lastColonPhone, below > hit.row { continue }
+            if field == "phone", !hit.colon, let below = lastColonPhone, below > hit.row, let form = formStart, form > hit.row { continue }
             candidates: for (read, inline) in values(of: hit) {
                 // Marks after the value, before the next label, are a rule or speck read as a
                 // word ("DOB: 25 August 2001 = Gender: M"): not part of it.
