@@ -1851,7 +1851,7 @@ struct LabelledPage {
         let all = hits.joined().joined()
         let formStart = all.filter { $0.colon && ["full_name", "email", "street_address", "date_of_birth"].contains($0.field ?? "") }.map(\.row).min()
         let lastColonPhone = all.filter { $0.field == "phone" && $0.colon }.map(\.row).max()
-        for hit in hits.joined().joined() {
+        for hit in all {
             guard let field = hit.field, out[field] == nil, let spec = specs.first(where: { $0.field == field }) else { continue }
             // "To:" names the recipient only opening its line or cell: not "I ask you to:".
             if field == "data_broker", hit.text.lowercased() == "to", !hit.opensCell { continue }
