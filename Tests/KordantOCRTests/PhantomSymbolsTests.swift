@@ -5,7 +5,8 @@ import Testing
 /// A character Tesseract's LSTM reads twice out of one glyph ("L21G673757" for L21G73757),
 /// dropped by its box (`PhantomSymbols`), on recorded boxes and on real Tesseract.
 @Suite struct PhantomSymbolsTests {
-    /// Symbols from "C[449-462] 8[465-477] …" as the engine's log of them reads.
+    /// Symbols written "C[449-462] 8[465-477] …": each character and its box's left and right
+    /// edges, as Tesseract reported them on the dev pages named below.
     static func symbols(_ spec: String) -> [TesseractHandle.Symbol] {
         spec.split(separator: " ").map { part in
             let text = String(part.prefix { $0 != "[" })
@@ -16,8 +17,8 @@ import Testing
 
     static func kept(_ spec: String) -> String? { PhantomSymbols.kept(symbols(spec)) }
 
-    /// Boxes the engine recorded on dev pages (a flatbed permit, a fax, a photocopy, a phone
-    /// photo and a shadowed card): the doubled character shares the room of the one before it.
+    /// Boxes recorded on tuned dev pages (identity seeds 165–186: a flatbed permit, a fax, a
+    /// photocopy, a phone photo): the doubled character shares the room of the one before it.
     @Test func aCharacterInTheRoomOfTheOneBeforeItIsDropped() {
         #expect(Self.kept("N[578-589] o[592-603] .[610-612] :[624-626] L[635-650] 2[653-669] 1[674-690] G[693-710] 6[703-713] 7[713-729] 3[733-749] 7[753-768] 5[772-789] 7[793-808]")
             == "No.:L21G73757")
