@@ -209,7 +209,8 @@ final class TesseractHandle {
         var current: Word?, symbols: [Symbol] = [], mended: [(block: Int, read: String, kept: String)] = []
         func finish() {
             guard var word = current else { return }
-            if word.confidence < FieldExtractor.reviewConfidence, let kept = PhantomSymbols.kept(symbols) {
+            // (`symbols` holds the word's characters only when it was read under the review line.)
+            if let kept = PhantomSymbols.kept(symbols) {
                 mended.append((word.block, word.text, kept))
                 word.text = kept
             }

@@ -1117,10 +1117,11 @@ enum FieldExtractor {
             let near = pairs.allSatisfy { r, c in
                 r == c || lookAlikes[r]?.contains(c) == true || lookAlikes[c]?.contains(r) == true || (thin.contains(r) && thin.contains(c))
             }
-            if near && pairs.contains(where: { $0 == $1 }) { return code }
+            let oneAsPrinted = pairs.contains { $0 == $1 }
+            if near && oneAsPrinted { return code }
             // (Three readings agree where the letters do not: the one printed, the city's
             // state and the ZIP's.)
-            guard let city, pairs.contains(where: { $0 == $1 }), let verdict = USPlaces.verdict(city, state: code, zip: zipCode),
+            guard oneAsPrinted, let city, let verdict = USPlaces.verdict(city, state: code, zip: zipCode),
                   case .listed = verdict.place, verdict.zipAgrees == true else { return nil }
             return code
         }
