@@ -347,20 +347,24 @@ public final class OCRWorker {
         // 5 × 5 and the 3 × 3 filter, on 95 dev photocopies of seven seeds, fields exact 75 → 79 %
         // against the 5 × 5 alone; with "clearly more", 10 % and 3 words, 77 %).
         // The page prepared with `change` made to the options and read again (when `usable` takes
-        // its preparation); that reading is kept when `better` says so (given it and the one kept so far).
+        // its preparation); that reading is kept when `better` says so (given it and the one kept
+        // so far). Whether it was kept.
+        @discardableResult
         func retry(_ step: String, _ change: (inout PreprocessOptions) -> Void, readIf usable: (PreprocessReport) -> Bool = { _ in true },
-                   keptWhen better: (PageText, PageText) -> Bool) throws(OCRError) {
+                   keptWhen better: (PageText, PageText) -> Bool) throws(OCRError) -> Bool {
             defer { clock?.mark(step) }
             var options = o.preprocess
             change(&options)
             let (other, otherReport) = try prepare(options)
-            guard usable(otherReport) else { return }
+            guard usable(otherReport) else { return false }
             let again = try read(other, resolution: otherReport.resolution)
             handleHoldsKept = false
             if better(again, page) {
                 handleHoldsKept = true
                 (prepared, report, page) = (other, otherReport, again)
+                return true
             }
+            return false
         }
         if report.median == .threeTwice {
             try retry("median.retry", { $0.median = .five }, keptWhen: { Self.clearWords($0) > Self.clearWords($1) })
@@ -374,8 +378,16 @@ public final class OCRWorker {
         // Only where the page unflattened is still median filtered: unfiltered, its speckle reads
         // as words too, and a held-out passport page was kept so at twice the error.
         if report.steps.contains("background"), let median = report.median, !second {
-            try retry("flatten.retry", { $0.normalizeBackground = false; $0.median = median }, readIf: { $0.median != nil },
-                      keptWhen: { Self.wordsRead($0) > Self.wordsRead($1) * 11 / 10 + 2 })
+            let wider = { (a: PageText, b: PageText) in Self.wordsRead(a) > Self.wordsRead(b) * 11 / 10 + 2 }
+            // Failing that (on grey paper the specks may fall under the speckle measure's
+            // threshold), under the 3 × 3 median twice, run whatever the measure says: the 5 × 5
+            // one the flattened page may have kept rubs out the small labels this reading is for
+            // (a card's "Surname" and "Sex" under it). A median forced so must also leave the
+            // reading as sure: on a passport page it read more speckle as words, at 33 against 40.
+            if try !retry("flatten.retry", { $0.normalizeBackground = false; $0.median = median }, readIf: { $0.median != nil }, keptWhen: wider) {
+                try retry("flatten.forced", { $0.normalizeBackground = false; $0.median = .threeTwice; $0.forceMedian = true },
+                          keptWhen: { wider($0, $1) && $0.meanConfidence >= $1.meanConfidence })
+            }
         }
         // A fax of a light face read poorly is read again with its ink thickened by a pixel
         // (`Preprocessor.thickened`), and the reading with clearly more words read well is kept.
@@ -658,7 +670,15 @@ public final class OCRWorker {
         let beside = BoundingBox(x: end.x + end.width + h / 3, y: label.box.y - h / 2, width: 5 * h, height: 2 * h)
         func within(_ box: BoundingBox) -> BoundingBox { LabelledPage.within(box, width: image.width, height: image.height) }
         for region in [below, beside] {
-            let r = within(region)
+            var r = within(region)
+            // The next label of a tight stack reaching into the region from below ends it above
+            // that label (a passport page's "F" a line's gap over "Passport No.").
+            if region == below, let top = words.filter({ w in
+                w != label && !key(w).isEmpty && w.box.y >= r.y + h && w.box.y < r.y + r.height
+                    && w.box.x < r.x + r.width && w.box.x + w.box.width > r.x
+            }).map(\.box.y).min() {
+                r.height = top - h / 6 - r.y
+            }
             guard r.width >= h, r.height >= h else { continue }
             // A region holding a word already read (the next label, another column's value) is not
             // this one — unless that word is one or two letters that are no sex ("E", "Fr", "EF": F
@@ -712,9 +732,9 @@ public final class OCRWorker {
 
     /// Identity values whose label was read and whose value was not (see
     /// `LabelledPage.emptyValueRegions`): the empty region below or beside the label is read
-    /// again as one line. A reading is taken only when it passes the field's validator, at word
-    /// confidence 60 or more; under 85, or failing a check of ``FieldExtractor/review(_:)``, it
-    /// goes to review.
+    /// again as one line. A reading is taken only when it passes the field's validator (or is a
+    /// name of one letter, for review), at word confidence 60 or more; under 85, or failing a
+    /// check of ``FieldExtractor/review(_:)``, it goes to review.
     /// The regions are found on the page levelled (as the layout rules read it) and read on the page as read.
     func valuesInEmptyRegions(_ page: PageText, missing: Set<String>, image: LeptImage, resolution: Int) throws(OCRError) -> [String: Field] {
         let lines = TextLine.group(page.words)
@@ -741,8 +761,13 @@ public final class OCRWorker {
                     read = try text.recognize(image, resolution: resolution, mode: .singleLine, rectangle: close)
                     kept = read.words.filter { !PageLayout.key($0.text).isEmpty }
                 }
+                // A name of one letter ("O", a Korean surname), read alone in its region as one
+                // capital (or as a zero) in a box no wider than a capital: the letter, for review.
+                // (The names' validator wants two letters: one alone is too easily a speck.)
+                let lone = LoneGlyph.fields.contains(name) && kept.count == 1 && kept[0].box.height >= 8
+                    && kept[0].box.width * 10 <= kept[0].box.height * 11 ? LoneGlyph.letter(kept[0].text) : nil
                 guard let box = span(kept), let confidence = kept.map(\.confidence).min(), confidence >= 60,
-                      case let read = kept.map(\.text).joined(separator: " "), let value = validate(read),
+                      case let read = kept.map(\.text).joined(separator: " "), let value = lone.map(FieldValue.text) ?? validate(read),
                       !labelled.readsAsLabel(read, for: name, structured: true) else { continue }
                 // A word of the page holding the label and running on into the region (the label
                 // read glued to its value, "No.:1)7725228", the region starting where the label's
@@ -752,7 +777,7 @@ public final class OCRWorker {
                     w.box.x < levelledRegion.x - levelledRegion.height && w.box.x + w.box.width > levelledRegion.x + 2
                         && w.box.y < levelledRegion.y + levelledRegion.height && w.box.y + w.box.height > levelledRegion.y
                 }
-                found[name] = Field(value: value, confidence: (confidence * 10).rounded() / 10, box: box, needsReview: confidence < 85 || cut)
+                found[name] = Field(value: value, confidence: (confidence * 10).rounded() / 10, box: box, needsReview: confidence < 85 || cut || lone != nil)
                 break
             }
         }

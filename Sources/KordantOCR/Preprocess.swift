@@ -35,6 +35,9 @@ public struct PreprocessOptions: Sendable, Hashable, Codable {
     public var maxFlattenedInk = 0.3
     /// The median filter on a speckled page; nil: the 3 × 3 one twice (see `Preprocessor.run`).
     var median: MedianFilter?
+    /// Run `median` whatever the speckle measure says: the unflattened retry of a page found
+    /// speckled flattened, whose specks stay under the measure's threshold on grey paper.
+    var forceMedian = false
     /// A bilevel page is scaled by this before it is smoothed (with a Gaussian as many pixels
     /// wide): the second reading of a fax (see `DocumentOCR.secondReading`).
     var bilevelScale: Float = 1
@@ -216,7 +219,7 @@ enum Preprocessor {
         // out cannot reach, goes too, and Tesseract's threshold sees whole strokes. (Dev
         // photocopies: 4–170 specks per other component, 1.0–12 per square; real receipt photos,
         // whose JPEG grain and dotted rules a median smears, under 1 per other component.)
-        if o.despeckle, !bilevel, let height = measuredHeight, specks(binary, capHeight: height, share: 1.5, density: 0.8) != nil {
+        if o.despeckle, !bilevel, let height = measuredHeight, o.forceMedian || specks(binary, capHeight: height, share: 1.5, density: 0.8) != nil {
             let median = o.median ?? .threeTwice
             if let filtered = median.apply(image) {
                 image = filtered

@@ -107,6 +107,33 @@ import Testing
         #expect(box.y > 64 && abs(box.x - 48) < 16)
     }
 
+    /// A tight stack: the next label ("Passport No.") starts a line's gap under the letter, inside
+    /// the region read under "Sex". The region ends above that label, and the letter is read (a
+    /// passport page of the dev split lost its "F" so).
+    @Test func aTightStacksNextLabelEndsTheRegionAboveIt() throws {
+        let worker = try OCRWorker(orientation: false)
+        let data = PDFBuilder.pdf([PDFBuilder.Page(text: "PASSPORT", placed: [
+            (72, 600, 12, "Surname"), (72, 580, 16, "DOE"), (300, 600, 12, "Sex"), (300, 580, 16, "F"), (300, 567, 12, "Passport No."),
+            (300, 548, 16, "K9767648"),
+        ])])
+        let path = TestScratch.directory.appendingPathComponent("kordant-tight-sex-\(getpid()).pdf").path
+        try data.write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let image = try PDFDocument(path: path).render(page: 0, dpi: 300)
+        var options = OCROptions()
+        options.kind = .id
+        // The page's words as read, less the letter (as when the layout drops it).
+        let words = try worker.process(image: image, options: options).words.filter { $0.text != "F" }
+        let label = try #require(words.first { $0.text == "Sex" })
+        // The next label lies inside the region a looser card leaves empty (2½ label heights under it).
+        let next = try #require(words.first { $0.text == "Passport" })
+        #expect(next.box.y < label.box.y + label.box.height + label.box.height / 5 + 5 * label.box.height / 2)
+        let field = try #require(try worker.singleLetterSex(words, image: image, resolution: 300))
+        #expect(field.value == .text("F"))
+        let box = try #require(field.box)
+        #expect(box.y > label.box.y + label.box.height && box.y + box.height < next.box.y)
+    }
+
     /// Another letter, or nothing, under the label gives no value: the reading is not forced
     /// into M, F or X.
     @Test(arguments: ["P", nil] as [String?])
