@@ -31,6 +31,30 @@ import Testing
         #expect(f["request_id"]?.needsReview == true)
         let two = FieldExtractor.optout(WordPage(form + ["REQ-372452", "Tracking", "PR-118822"]).lines)
         #expect(two["request_id"] == nil)
+        // Its hyphen lost ("REQ 619332"), or a 7 read as a slash ("PR 51/084"): mended, for review.
+        for (read, kept) in [("REQ 619332", "REQ-619332"), ("PR 51/084", "PR-517084")] {
+            let mended = FieldExtractor.optout(WordPage(form + [read]).lines)
+            #expect(mended["request_id"]?.value.string == kept)
+            #expect(mended["request_id"]?.needsReview == true)
+        }
+        // A line of prose is no reference's cell.
+        #expect(FieldExtractor.optout(WordPage(form + ["Please remove REQ 619332 now"]).lines)["request_id"] == nil)
+    }
+
+    /// A form whose labels print colons, one label's colon lost on a fax ("Name of Requester
+    /// Gisela von Bulow"): a label of two words or more opening its line, read whole, still
+    /// vouches for the name beside it, for review. Not a one-word label ("Consumer Opt-Out Form"
+    /// is a title), nor on a page whose labels print no colons otherwise.
+    @Test func aFormLabelsColonLostOnAFax() {
+        let form = ["Intelius — Opt-Out Request", "Date of Birth: 09/09/1992", "Email Address: gisela.von@inbox.example.net",
+                    "Listing URL: https://www.intelius.com/people/gisela-von-bulow/47321"]
+        let f = FieldExtractor.optout(WordPage(["Name of Requester Gisela von Bulow"] + form).lines)
+        #expect(f["full_name"]?.value.string == "Gisela von Bulow")
+        #expect(f["full_name"]?.needsReview == true)
+        let title = FieldExtractor.optout(WordPage(["Consumer Opt-Out Form"] + form).lines)
+        #expect(title["full_name"] == nil)
+        let alone = FieldExtractor.optout(WordPage(["Intelius — Opt-Out Request", "Name of Requester Gisela von Bulow"]).lines)
+        #expect(alone["full_name"] == nil)
     }
 
     /// "2/ February 2024": not the 2nd (a slash closes no day before a month's name); the 7 whose

@@ -1064,6 +1064,54 @@ func value(_ f: [String: Field], _ name: String) -> String? {
         #expect(PageLayout.strokesLost("datf", "date") && !PageLayout.strokesLost("data", "date") && !PageLayout.strokesLost("tie", "lie"))
     }
 
+    /// A listing URL on a fax: its path's hyphens lost to spaces (a thin level stroke under 98
+    /// lines an inch) and its scheme garbled against its "www". The scheme is put back and the
+    /// pieces joined, a space between letters as the hyphen it stood for, for review; a path word
+    /// read in two is joined whole; words of a sentence after an address are not its path.
+    @Test func addressesReadInPiecesOnAFax() {
+        #expect(FieldExtractor.urlMended("https://www.checkpeople.com/profile/ze simoes/59153") == "https://www.checkpeople.com/profile/ze-simoes/59153")
+        #expect(FieldExtractor.urlMended("https://www.radaris.com/peop le/ana lima/6 1270") == "https://www.radaris.com/people/ana-lima/61270")
+        #expect(FieldExtractor.schemeMended("htutps://www.intelius.com/p/jia-hui-o/21269") == "https://www.intelius.com/p/jia-hui-o/21269")
+        #expect(FieldExtractor.schemeMended("hUp:/www.acxiom.com/people/loic-dupuis/70159") == "http://www.acxiom.com/people/loic-dupuis/70159")
+        #expect(FieldExtractor.schemeMended("https://www.spokeo.com/p/ana-lima/12345") == nil)
+        #expect(FieldExtractor.schemeMended("https.//www.spokeo.com/p/ana-lima please remove it") == nil)
+        let f = FieldExtractor.optout(WordPage(["REMOVAL REQUEST — CheckPeople", "Full Name: Zé Simões",
+                                                "Web Address of Listing", "https.//www.checkpeople.com/profile/ze simoes/59153"]).lines)
+        #expect(value(f, "listing_url") == "https://www.checkpeople.com/profile/ze-simoes/59153" && f["listing_url"]?.needsReview == true)
+        // A scheme read whole and an address read whole: taken as read, sure.
+        let g = FieldExtractor.optout(WordPage(["REMOVAL REQUEST — CheckPeople", "Full Name: Zé Simões",
+                                                "Web Address of Listing", "https://www.checkpeople.com/profile/ze-simoes/59153"]).lines)
+        #expect(value(g, "listing_url") == "https://www.checkpeople.com/profile/ze-simoes/59153" && g["listing_url"]?.needsReview != true)
+        // A mailbox's host with its dots lost to spaces: joined by dots, for review; after a
+        // plain word the address may be cut ("ayse gul@…"), and is not taken so.
+        for line in ["yzhang@mail example org", "Emaihk yzhang@mail example org", "Frnt Adelie. yzhang@mail example org"] {
+            let m = FieldExtractor.optout(WordPage(["REMOVAL REQUEST — CheckPeople", "Full Name: Yu Zhang", line]).lines)
+            #expect(value(m, "email") == "yzhang@mail.example.org" && m["email"]?.needsReview == true)
+        }
+        #expect(FieldExtractor.optout(WordPage(["REMOVAL REQUEST — CheckPeople", "Full Name: Ayşe Gül", "ayse gul@mail example org"]).lines)["email"] == nil)
+    }
+
+    /// A light face on a fax: the labels over a request's dates read past knowing ("BIRIHDAGL",
+    /// "REMEDIATE"). A requester is born at least 13 years before asking: with the birth date
+    /// read, the page's one date that many years after it is the request's; with neither read,
+    /// two dates that far apart and no other are the birth and the request. For review; dates
+    /// too close, or a third date, give nothing.
+    @Test func datesToldApartByAge() {
+        let both = FieldExtractor.optout(WordPage(["PeopleLooker — Opt-Out Request", "BIRIHDAGL", "15 October 1995",
+                                                   "REMEDIATE", "8 December 2024", "URL of Listing: https://www.peoplelooker.com/p/ana-lima/83487"]).lines)
+        #expect(value(both, "date_of_birth") == "1995-10-15" && both["date_of_birth"]?.needsReview == true)
+        #expect(value(both, "date") == "2024-12-08" && both["date"]?.needsReview == true)
+        let birth = FieldExtractor.optout(WordPage(["PeopleLooker — Opt-Out Request", "Date of Birth: 15 October 1995",
+                                                    "REMEDIATE", "8 December 2024"]).lines)
+        #expect(value(birth, "date_of_birth") == "1995-10-15" && birth["date_of_birth"]?.needsReview != true)
+        #expect(value(birth, "date") == "2024-12-08" && birth["date"]?.needsReview == true)
+        for lines in [["PeopleLooker — Opt-Out Request", "BIRIHDAGL", "15 October 2015", "REMEDIATE", "8 December 2024"],
+                      ["PeopleLooker — Opt-Out Request", "BIRIHDAGL", "15 October 1995", "REMEDIATE", "8 December 2024", "Signed 9 December 2024"]] {
+            let f = FieldExtractor.optout(WordPage(lines).lines)
+            #expect(f["date"] == nil && f["date_of_birth"] == nil)
+        }
+    }
+
     /// A US driving licence numbers its fields (AAMVA): "3 DOB", "4b EXP" and "4d DLN" are labels
     /// wherever they stand on a line, the names follow 1 and 2 with no label, and tight print
     /// glues number, label and value together.

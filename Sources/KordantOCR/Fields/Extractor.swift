@@ -294,6 +294,27 @@ enum FieldExtractor {
             spaced.needsReview = true
             f["email"] = spaced
         }
+        // A host whose dots a fax lost to spaces ("yzhang@mailexample org", "erikaBl@mail example
+        // org"), ending in a top-level domain: joined by dots, for review. Only an address that
+        // opens its line, or follows a bracket, a label's closing mark ("Frnt Adelie. erikaBl@…")
+        // or a mail label however read ("Emaihk namrani@…"): after another word ("ayse gul@…")
+        // its mailbox may have lost a dot too, and the address would be cut.
+        if f["email"] == nil,
+           var dotted = find(rows, #"(?:^|[<(]|[:.;]\s?|[Mm]ai\S{0,4}\s)([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:[. ][A-Za-z0-9-]+){0,2} (?:com|net|org|edu|gov|info|io|co|us))(?![A-Za-z0-9])"#,
+                             transform: { requesters($0.replacingOccurrences(of: " ", with: ".")) }) {
+            dotted.needsReview = true
+            f["email"] = dotted
+        }
+        // A web address whose scheme was garbled against its "www" ("htutps://www.…", "hUps:/www.…")
+        // and whose path may be read in pieces to its line's end ("…/profile/ze simoes/59153"):
+        // the scheme put back and the pieces joined (`urlMended`), for review. Before the plain
+        // search, which takes the address from its "www" to its first space.
+        if f["listing_url"] == nil,
+           var garbled = find(rows, #"(?:^|\s)([hHlI|\\(][^\s/]{1,7}/{1,2}www[.,_]\S+(?:\s+[\p{L}0-9._~'/-]+){0,4})\s*$"#,
+                              transform: { schemeMended($0).flatMap(url) }) {
+            garbled.needsReview = true
+            f["listing_url"] = garbled
+        }
         f["listing_url"] = f["listing_url"] ?? find(rows, #"((?:https?://|www\.)\S+)"#, transform: url)
         // One whose scheme was garbled ("https:/Avww.acxiom.com/…") or whose last digits were read
         // apart ("…/gisela-kohler/1 1727."): mended, for review.
@@ -305,13 +326,19 @@ enum FieldExtractor {
         }
         listingURLContinued(&f, layout: page.layout)
         // A reference alone in its cell under a label read past knowing ("RCP." over "REQ-372452"
-        // on a fax): taken by its shape when it is the page's only one, for review.
+        // on a fax): taken by its shape when it is the page's only one, for review. So is one
+        // with the slips `referenceMended` mends ("REQ 619332" with its hyphen lost, "PR 51/084"
+        // with a 7's bar lost).
         if f["request_id"] == nil {
-            let alone = page.layout.rows.flatMap(\.segments).filter {
-                $0.words.count == 1 && $0.words[0].text.range(of: #"^[A-Z]{2,6}-[0-9]{5,8}$"#, options: .regularExpression) != nil
+            func shaped(_ t: String) -> Bool { t.range(of: #"^[A-Z]{2,6}-[0-9]{5,8}$"#, options: .regularExpression) != nil }
+            let alone: [(value: String, words: [Word])] = page.layout.rows.flatMap(\.segments).compactMap { cell in
+                guard cell.words.count <= 3 else { return nil }
+                let read = cell.words.map(\.text).joined(separator: " ")
+                if cell.words.count == 1, shaped(read) { return (read, cell.words) }
+                return referenceMended(read).flatMap { shaped($0) ? ($0, cell.words) : nil }
             }
-            if case let values = Set(alone.map { $0.words[0].text }), values.count == 1, let cell = alone.first {
-                f["request_id"] = field(.text(cell.words[0].text), cell.words)
+            if case let values = Set(alone.map(\.value)), values.count == 1, let cell = alone.first {
+                f["request_id"] = field(.text(cell.value), cell.words)
                 f["request_id"]?.needsReview = true
             }
         }
@@ -376,26 +403,43 @@ enum FieldExtractor {
             f["state"]?.needsReview = true
         }
         placeByShape(&f, layout: page.layout)
-        birthDateByAge(&f, rows: rows)
+        datesByAge(&f, rows: rows)
         dayOrderChecked(&f, lines: lines)
         var reviewed = review(doubtful(f, labelled: labelledOnly, page: page))
         listingURLAgreed(&reviewed, lines: lines)
         return reviewed
     }
 
-    /// A request's date of birth whose label was read past knowing ("Name of Requester Birthdate"
-    /// on a fax, over "Anna Maria Specimen 09/09/1965"): the page's one date at least 13 years
-    /// before the request's is the requester's birth, for review. (Nothing without the request's
-    /// date to measure against, nor with two such dates.)
-    static func birthDateByAge(_ f: inout [String: Field], rows: [TextLine]) {
-        guard f["date_of_birth"] == nil, let request = f["date"]?.value.string, let year = Int(request.prefix(4)) else { return }
+    /// A request's date of birth or date whose label was read past knowing ("Name of Requester
+    /// Birthdate" on a fax, over "Anna Maria Specimen 09/09/1965"; a light face's "BIRIHDAGL" and
+    /// "REMEDIATE" over "15 October 1995" and "8 December 2024"), told apart by the years between
+    /// them: a requester is born at least 13 years before asking. With the request's date read,
+    /// the page's one date at least 13 years before it is the birth; with the birth read, its one
+    /// date at least 13 years after is the request's; with neither, two dates that far apart and
+    /// no other are the birth and the request. For review. (Nothing with more dates that fit.)
+    static func datesByAge(_ f: inout [String: Field], rows: [TextLine]) {
+        guard f["date_of_birth"] == nil || f["date"] == nil else { return }
+        func year(_ d: String?) -> Int? { d.flatMap { Int($0.prefix(4)) } }
         let pattern = #"(?<![0-9A-Za-z])([0-9]{1,2}[/.-][0-9]{1,2}[/.-][0-9]{4}|[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{1,2} [A-Za-z]{3,9}\.? [0-9]{4}|[A-Za-z]{3,9}\.? [0-9]{1,2},? [0-9]{4})(?![0-9])"#
-        let old = findAll(rows, pattern, transform: { s in
-            isoDate(s).flatMap { d in d.string.flatMap { Int($0.prefix(4)) }.map { $0 <= year - 13 && $0 >= 1900 } == true ? d : nil }
-        })
-        guard let first = old.first, Set(old.compactMap(\.value.string)).count == 1 else { return }
-        f["date_of_birth"] = first
-        f["date_of_birth"]?.needsReview = true
+        let dates = findAll(rows, pattern, transform: { s in isoDate(s).flatMap { d in year(d.string).map { (1900...2100).contains($0) } == true ? d : nil } })
+        /// The one date (by value) among `dates` that `fits`, nil when none or several.
+        func one(_ fits: (Int) -> Bool) -> Field? {
+            let found = dates.filter { year($0.value.string).map(fits) == true }
+            guard let first = found.first, Set(found.compactMap(\.value.string)).count == 1 else { return nil }
+            var taken = first
+            taken.needsReview = true
+            return taken
+        }
+        if let request = year(f["date"]?.value.string) {
+            f["date_of_birth"] = one { $0 <= request - 13 }
+        } else if let birth = year(f["date_of_birth"]?.value.string) {
+            f["date"] = one { $0 >= birth + 13 }
+        } else {
+            let values = Set(dates.compactMap(\.value.string)).sorted()
+            guard values.count == 2, let early = year(values.first), let late = year(values.last), late - early >= 13 else { return }
+            f["date_of_birth"] = one { $0 == early }
+            f["date"] = one { $0 == late }
+        }
     }
 
     /// A ZIP or a state whose label was not read (a fax's "AP CODE", "SIAL" over "Washington"),
@@ -947,11 +991,28 @@ enum FieldExtractor {
         }
     }
 
+    /// A web address read with its scheme garbled against its "www" ("htutps://www.",
+    /// "hUps:/www.", "https.//www."), the scheme put back (https where an s, or a 5 or $ for
+    /// one, was read in it) and its path's pieces joined by ``urlMended(_:)``. Nil when the
+    /// pieces after the address's first space do not end as a listing's path does (a digit or a
+    /// slash last: words of a sentence after it are not its path), or when nothing changes.
+    static func schemeMended(_ text: String) -> String? {
+        guard let www = text.range(of: #"/www[.,_]"#, options: .regularExpression) else { return nil }
+        let scheme = text[..<www.lowerBound]
+        let rest = text[text.index(after: www.lowerBound)...]
+        if rest.contains(" ") ? rest.last.map({ $0.isNumber || $0 == "/" }) != true
+            : text.hasPrefix("https://") || text.hasPrefix("http://") { return nil }
+        let secure = scheme.dropFirst().contains { "sS5$".contains($0) }
+        let put = (secure ? "https://" : "http://") + rest
+        return urlMended(put) ?? put
+    }
+
     /// A web address as a copy or a fax garbles it: its scheme's slash or letter lost ("https:/www",
     /// "htlps://"), a comma for a dot in its host ("epsilondata,com"), a word read in two
-    /// ("www. fastpeop lesearch.com", "/peop le/"). Spaces in the path go; in the host they go
-    /// when that leaves a plausible host, else they are lost dots (``hostMended(_:)``: "www.mylife
-    /// com"). Nil when nothing changes. A guess: the caller marks the value for review.
+    /// ("www. fastpeop lesearch.com", "/peop le/"). In the host spaces go when that leaves a
+    /// plausible host, else they are lost dots (``hostMended(_:)``: "www.mylife com"); in the path
+    /// one between letters is a lost hyphen, any other goes. Nil when nothing changes. A guess:
+    /// the caller marks the value for review.
     static func urlMended(_ text: String) -> String? {
         let t = trimmed(text).replacingOccurrences(of: #"^h\s?[tl1I]{1,2}\s?p\s?(s?)[\s:;.]{0,3}/{1,2}\s?"#, with: "http$1://",
                                                     options: [.regularExpression, .caseInsensitive])
@@ -962,8 +1023,19 @@ enum FieldExtractor {
         host = wwwMended(host) ?? host
         let joined = host.replacingOccurrences(of: " ", with: "")
         if plausibleDomain(joined) { host = joined }
+        // A space between letters of a path is a hyphen a fax lost (a thin level stroke, under
+        // its 98 lines an inch): "/ze simoes/" for "/ze-simoes/". On the saved readings of the
+        // tuned opt-out sets, 84 such spaces stood for a hyphen and 13 for nothing (a word read
+        // in two at a narrow letter, "peop le"); a listing's path word read in two is joined.
+        // Any other space is a word read in two.
+        var path = String(t[pathStart...])
+        for word in listingPathWords where word.count > 2 {
+            path = path.replacingOccurrences(of: #"(?<=/)"# + word.map(String.init).joined(separator: " ?") + "(?=/)", with: word,
+                                             options: [.regularExpression, .caseInsensitive])
+        }
+        path = path.replacingOccurrences(of: #"(?<=\p{L}) +(?=\p{L})"#, with: "-", options: .regularExpression)
+            .replacingOccurrences(of: " ", with: "")
         // A path's hyphen read as "=" ("/jurgen= schafer/"): a path without a query holds none.
-        var path = t[pathStart...].replacingOccurrences(of: " ", with: "")
         if !path.contains("?") { path = path.replacingOccurrences(of: "=", with: "-") }
         let glued = String(t[..<hostStart]) + host + path
         let mended = hostMended(glued) ?? glued
@@ -1852,6 +1924,8 @@ struct LabelledPage {
         let all = hits.joined().joined()
         let formStart = all.filter { $0.colon && ["full_name", "email", "street_address", "date_of_birth"].contains($0.field ?? "") }.map(\.row).min()
         let lastColonPhone = all.filter { $0.field == "phone" && $0.colon }.map(\.row).max()
+        // A form whose labels print colons (three fields' labels or more read with theirs).
+        let colonForm = Set(all.filter(\.colon).compactMap(\.field)).count >= 3
         for hit in all {
             guard let field = hit.field, out[field] == nil, let spec = specs.first(where: { $0.field == field }) else { continue }
             // "To:" names the recipient only opening its line or cell: not "I ask you to:".
@@ -1868,7 +1942,12 @@ struct LabelledPage {
                 let words = Array(read[begin..<end])
                 // A label without a colon in front of a value: only for strictly shaped values (and on cards).
                 // (On a form without colons, a label opening its cell: see `colonlessForm`.)
-                if inline && !hit.colon && !spec.structured && kind != .id && !(colonless && hit.opensCellExactly) { continue }
+                // (Nor on an opt-out form whose labels print colons, a label of two words or more
+                // opening its line, read whole, whose colon a fax lost, "Name of Requester Gisela
+                // von Bulow": for review. One word is too weak: "Consumer Opt-Out Form" is a title.)
+                let colonLost = inline && !hit.colon && kind == .optout && colonForm && hit.opensCellExactly && hit.segment == 0 && hit.start == 0
+                    && hit.text.split(separator: " ").count >= 2
+                if inline && !hit.colon && !spec.structured && kind != .id && !(colonless && hit.opensCellExactly) && !colonLost { continue }
                 // A label read only in part vouches for a card's name printed as one, in capitals
                 // ("Given mumes Sox" is two labels).
                 if hit.approximate, ["surname", "given_names"].contains(field),
@@ -1971,7 +2050,7 @@ struct LabelledPage {
                     }
                 }
                 out[field] = FieldExtractor.field(value, used)
-                if hit.approximate || repaired { out[field]?.needsReview = true }
+                if hit.approximate || repaired || (colonLost && !spec.structured) { out[field]?.needsReview = true }
                 if repaired, spec.structured { rejectedBox.mended[field] = used }
                 break candidates
             }
