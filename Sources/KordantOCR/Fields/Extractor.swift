@@ -296,11 +296,12 @@ enum FieldExtractor {
         }
         // A host whose dots a fax lost to spaces ("yzhang@mailexample org", "erikaBl@mail example
         // org"), ending in a top-level domain: joined by dots, for review. Only an address that
-        // opens its line, or follows a bracket, a label's closing mark ("Frnt Adelie. erikaBl@…")
-        // or a mail label however read ("Emaihk namrani@…"): after another word ("ayse gul@…")
-        // its mailbox may have lost a dot too, and the address would be cut.
+        // opens its line, or follows a bracket, a label's closing mark ("Frnt Adelie. erikaBl@…";
+        // a dot only before a space: one inside "ana.lima@" is the mailbox's) or a mail label
+        // however read ("Emaihk namrani@…"): after another word ("ayse gul@…") its mailbox may
+        // have lost a dot too, and the address would be cut.
         if f["email"] == nil,
-           var dotted = find(rows, #"(?:^|[<(]|[:.;]\s?|[Mm]ai\S{0,4}\s)([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:[. ][A-Za-z0-9-]+){0,2} (?:com|net|org|edu|gov|info|io|co|us))(?![A-Za-z0-9])"#,
+           var dotted = find(rows, #"(?:^|[<(]|[:;]\s?|\.\s|[Mm]ai\S{0,4}\s)([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:[. ][A-Za-z0-9-]+){0,2} (?:com|net|org|edu|gov|info|io|co|us))(?![A-Za-z0-9])"#,
                              transform: { requesters($0.replacingOccurrences(of: " ", with: ".")) }) {
             dotted.needsReview = true
             f["email"] = dotted
