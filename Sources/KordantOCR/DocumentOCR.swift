@@ -670,15 +670,11 @@ public final class OCRWorker {
         let beside = BoundingBox(x: end.x + end.width + h / 3, y: label.box.y - h / 2, width: 5 * h, height: 2 * h)
         func within(_ box: BoundingBox) -> BoundingBox { LabelledPage.within(box, width: image.width, height: image.height) }
         for region in [below, beside] {
-            var r = within(region)
             // The next label of a tight stack reaching into the region from below ends it above
             // that label (a passport page's "F" a line's gap over "Passport No.").
-            if region == below, let top = words.filter({ w in
-                w != label && !key(w).isEmpty && w.box.y >= r.y + h && w.box.y < r.y + r.height
-                    && w.box.x < r.x + r.width && w.box.x + w.box.width > r.x
-            }).map(\.box.y).min() {
-                r.height = top - h / 6 - r.y
-            }
+            let whole = within(region)
+            let r = region == below
+                ? LabelledPage.endedAbove(whole, words: words.filter { $0 != label && !key($0).isEmpty }, from: whole.y + h, height: h) : whole
             guard r.width >= h, r.height >= h else { continue }
             // A region holding a word already read (the next label, another column's value) is not
             // this one — unless that word is one or two letters that are no sex ("E", "Fr", "EF": F
@@ -764,8 +760,7 @@ public final class OCRWorker {
                 // A name of one letter ("O", a Korean surname), read alone in its region as one
                 // capital (or as a zero) in a box no wider than a capital: the letter, for review.
                 // (The names' validator wants two letters: one alone is too easily a speck.)
-                let lone = LoneGlyph.fields.contains(name) && kept.count == 1 && kept[0].box.height >= 8
-                    && kept[0].box.width * 10 <= kept[0].box.height * 11 ? LoneGlyph.letter(kept[0].text) : nil
+                let lone = LoneGlyph.fields.contains(name) && kept.count == 1 && LoneGlyph.capitalWide(kept[0]) ? LoneGlyph.letter(kept[0].text) : nil
                 guard let box = span(kept), let confidence = kept.map(\.confidence).min(), confidence >= 60,
                       case let read = kept.map(\.text).joined(separator: " "), let value = lone.map(FieldValue.text) ?? validate(read),
                       !labelled.readsAsLabel(read, for: name, structured: true) else { continue }

@@ -47,11 +47,8 @@ extension LabelledPage {
                         if let edge = others.map(\.box.x).min(), edge - h / 3 < r.x + r.width { r.width = edge - h / 3 - r.x }
                         // Likewise words read clearly below the label's line (the next label of a
                         // tight stack, under the value): the region ends above the first of them.
-                        let under = words.filter { w in
-                            w.confidence >= 60 && !PageLayout.key(w.text).isEmpty && w.box.y >= box.y + box.height + h / 3
-                                && w.box.x < r.x + r.width && w.box.x + w.box.width > r.x && w.box.y < r.y + r.height
-                        }
-                        if let top = under.map(\.box.y).min(), top - h / 6 < r.y + r.height { r.height = top - h / 6 - r.y }
+                        r = Self.endedAbove(r, words: words.filter { $0.confidence >= 60 && !PageLayout.key($0.text).isEmpty },
+                                            from: box.y + box.height + h / 3, height: h)
                         // What is left must be empty but for words read too poorly to stand (a value
                         // misread at confidence under 60 is read again).
                         guard r.width >= 2 * h, r.height >= h,
@@ -67,6 +64,18 @@ extension LabelledPage {
             }
         }
         return out
+    }
+
+    /// `region` ended a sixth of a line height (`height`) above the highest of `words` that starts
+    /// inside it at `from` or lower and shares its width: the next label of a tight stack, under
+    /// the value sought. Unchanged when there is none.
+    static func endedAbove(_ region: BoundingBox, words: [Word], from: Int, height h: Int) -> BoundingBox {
+        guard let top = words.filter({ w in
+            w.box.y >= from && w.box.y < region.y + region.height && w.box.x < region.x + region.width && w.box.x + w.box.width > region.x
+        }).map(\.box.y).min() else { return region }
+        var r = region
+        r.height = top - h / 6 - r.y
+        return r
     }
 
     /// `box` cut to the image.

@@ -12,8 +12,14 @@ enum LoneGlyph {
     /// one capital letter of its height (a capital's width is at most about its height).
     static func doubled(_ word: Word) -> Bool {
         let t = word.text
-        guard word.box.height >= 8, word.box.width * 10 <= word.box.height * 11, !t.contains(" ") else { return false }
+        guard capitalWide(word), !t.contains(" ") else { return false }
         return t.count >= 2 || t.first?.isNumber == true
+    }
+
+    /// Whether `word`'s box is no wider than one capital letter of its height (a capital's width
+    /// is at most about its height), and tall enough to be a letter.
+    static func capitalWide(_ word: Word) -> Bool {
+        word.box.height >= 8 && word.box.width * 10 <= word.box.height * 11
     }
 
     /// The letter `glyph` (Tesseract's reading of one character) stands for in a name: a capital,
