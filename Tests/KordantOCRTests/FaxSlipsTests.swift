@@ -57,6 +57,44 @@ import Testing
         #expect(alone["full_name"] == nil)
     }
 
+    /// A letter's "City, ST ZIP" line with its state's I read as l, or the code run into its ZIP:
+    /// the code its ZIP agrees with, for review; a code no ZIP agrees with is not made up.
+    @Test func aSendersStateMisreadOrRunIntoItsZip() {
+        #expect(FieldExtractor.placeMended("Madison, Wl 53703") == "Madison, WI 53703")
+        #expect(FieldExtractor.placeMended("Providence, RI02903") == "Providence, RI 02903")
+        // An l that could be either of two codes the ZIP's state is not: nothing.
+        #expect(FieldExtractor.placeMended("Madison, Ml 53703") == nil)
+        #expect(FieldExtractor.placeMended("Providence, RI02903 ") == "Providence, RI 02903")
+        // Run into a ZIP of another state: nothing.
+        #expect(FieldExtractor.placeMended("Providence, RI53703") == nil)
+        // A slash read in the ZIP: the one reading of five digits its state agrees with.
+        #expect(FieldExtractor.placeMended("Santa Fe, NM 87/501") == "Santa Fe, NM 87501")
+        #expect(FieldExtractor.placeMended("Madison, WI 53/03") == "Madison, WI 53703")
+        // A letter of the code misread where the city is one of the ZIP's state's places.
+        #expect(FieldExtractor.placeMended("Providence, RE 02904") == "Providence, RI 02904")
+        #expect(FieldExtractor.placeMended("Springfield, RE 02904") == nil)
+        #expect(FieldExtractor.placeMended("Dear Spokeo Privacy Team,") == nil)
+        for (place, state, zip) in [("Madison, Wl 53703", "WI", "53703"), ("Providence, RI02903", "RI", "02903")] {
+            let letter = ["Gisela von Bulow", "7912 Chestnut Drive", place, "12/11/2026", "To: Spokeo Privacy Team",
+                          "Dear Spokeo Privacy Team,"]
+            let f = FieldExtractor.optout(WordPage(letter).lines)
+            #expect(f["street_address"]?.value.string == "7912 Chestnut Drive")
+            #expect(f["state"]?.value.string == state && f["state"]?.needsReview == true, "\(f)")
+            #expect(f["zip"]?.value.string == zip && f["zip"]?.needsReview == true)
+            #expect(f["city"]?.value.string == place.components(separatedBy: ",")[0] && f["city"]?.needsReview == true)
+        }
+        // The street read past knowing: the place under the sender's name, for review, and no street.
+        let lost = FieldExtractor.optout(WordPage(["Joost Maarten de Bruijn", "15? Sunset Boulevard", "Savannah, GA 31401", "16/06/2023",
+                                                   "To: Acxiom Privacy Team", "Dear Acxiom Privacy Team,"]).lines)
+        #expect(lost["city"]?.value.string == "Savannah" && lost["city"]?.needsReview == true, "\(lost)")
+        #expect(lost["zip"]?.value.string == "31401" && lost["state"]?.value.string == "GA")
+        #expect(lost["street_address"] == nil)
+        // Read whole, sure as before.
+        let whole = FieldExtractor.optout(WordPage(["Gisela von Bulow", "7912 Chestnut Drive", "Madison, WI 53703", "12/11/2026",
+                                                    "Dear Spokeo Privacy Team,"]).lines)
+        #expect(whole["state"]?.value.string == "WI" && whole["state"]?.needsReview != true)
+    }
+
     /// "2/ February 2024": not the 2nd (a slash closes no day before a month's name); the 7 whose
     /// bar was lost, for review.
     @Test func aSevenReadAsASlashBeforeAMonthsName() {

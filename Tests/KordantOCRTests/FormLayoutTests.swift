@@ -19,6 +19,38 @@ import Testing
         }
     }
 
+    /// A page left 0.7° askew (under the degree a slant is otherwise levelled from): the pairs
+    /// along one printed line stand 18 px apart at its ends, more than half a letter height, and
+    /// are one row once the page's lines are levelled. A photo whose lines slope each their own
+    /// way (perspective) is not levelled so.
+    @Test func pairsAlongALineOfAPageLeftAskew() throws {
+        /// `tokens` (text, x) on one Tesseract line starting at `y`, sloping `slope` px per px.
+        func line(_ tokens: [(String, Int)], y: Int, slope: Double, block: Int) -> TextLine {
+            TextLine(words: tokens.enumerated().map { n, t in
+                Word(text: t.0, confidence: 92, box: BoundingBox(x: t.1, y: y + Int(slope * Double(t.1 - 100)), width: 16 * t.0.count, height: 30),
+                     block: block, paragraph: 1, line: 1, word: n + 1)
+            })
+        }
+        func page(_ slopes: [Double]) -> [TextLine] {
+            [line([("Request", 100), ("to", 300), ("opt", 400), ("out", 1400), ("now", 1700)], y: 100, slope: slopes[0], block: 1),
+             line([("Name", 100), ("Ana", 900), ("Lima", 1100), ("today", 1700)], y: 200, slope: slopes[1], block: 2),
+             line([("Postal", 100), ("Code", 240), ("07102", 600), ("Phone", 1100), ("(236)", 1480), ("720-6592", 1600)], y: 300,
+                  slope: slopes[2], block: 3),
+             line([("Contact", 100), ("Email", 260), ("ana@example.com", 600), ("ok", 1800)], y: 400, slope: slopes[3], block: 4)]
+        }
+        let askew = page([0.012, 0.0125, 0.012, 0.0115])
+        let rows = { (lines: [TextLine]) in PageLayout(lines: lines).rows.map { $0.segments.map(\.text) } }
+        #expect(!rows(askew).contains(["Postal Code", "07102", "Phone", "(236) 720-6592"]), "as read, two rows")
+        #expect(LevelledLines.slant(of: askew) == nil)
+        let levelled = try #require(LevelledLines(askew, width: 2000, height: 600))
+        #expect(abs(levelled.angle - atan(0.012)) < 0.001)
+        #expect(rows(levelled.lines).contains(["Postal Code", "07102", "Phone", "(236) 720-6592"]), "\(rows(levelled.lines))")
+        #expect(FieldExtractor.optout(levelled.lines)["phone"]?.value.string == "(236) 720-6592")
+        // Level, nothing to level; sloping each its own way, nothing levelled.
+        #expect(LevelledLines(page([0, 0.001, 0, -0.001]), width: 2000, height: 600) == nil)
+        #expect(LevelledLines(page([-0.01, 0, 0.012, 0.03]), width: 2000, height: 600) == nil)
+    }
+
     /// The broker's name, street, city and phone head the page: its phone is not the requester's,
     /// its street no sender's address, and its name is the word its web address spells.
     @Test func theBrokersLetterheadIsNotTheRequesters() {
@@ -59,6 +91,23 @@ import Testing
         #expect(value(f, "data_broker") == "Radaris")
         #expect(value(f, "phone") == "893.784.0730" && f["street_address"] == nil && f["zip"] == nil)
         #expect(value(f, "request_id") == "REQ-509426")
+    }
+
+    /// A title or letterhead naming the broker where the page's web address was read past
+    /// knowing (a fax, a photo): "X: Opt-Out", "X LLC", a brand's "X Data Removal Form" or its name
+    /// alone atop the page. The last two for review; a generic title or a word in capitals names
+    /// no broker.
+    @Test func theBrokerNamedByATitleWhenItsAddressIsLost() {
+        let rest = ["Name: Ana Lima", "Listing URL: https:/Avww.acxiom.conyprofile/ana-lima/54796"]
+        let colon = FieldExtractor.optout(WordPage(["Acxiom: Opt-Out"] + rest).lines)
+        #expect(value(colon, "data_broker") == "Acxiom" && colon["data_broker"]?.needsReview != true)
+        #expect(value(FieldExtractor.optout(WordPage(["BeenVerified LLC", "Privacy Department"] + rest).lines), "data_broker") == "BeenVerified")
+        let brand = FieldExtractor.optout(WordPage(["ThatsThem Data Removal Form"] + rest).lines)
+        #expect(value(brand, "data_broker") == "ThatsThem" && brand["data_broker"]?.needsReview == true)
+        let alone = FieldExtractor.optout(WordPage(["ClustrMaps", "Re: removal of my listing"] + rest).lines)
+        #expect(value(alone, "data_broker") == "ClustrMaps" && alone["data_broker"]?.needsReview == true)
+        #expect(FieldExtractor.optout(WordPage(["Consumer Data Removal Form"] + rest).lines)["data_broker"] == nil)
+        #expect(FieldExtractor.optout(WordPage(["CONFIDENTIAL", "Re: removal of my listing"] + rest).lines)["data_broker"] == nil)
     }
 
     /// Any title's wording names the broker when a word of it spells the page's web domain; a

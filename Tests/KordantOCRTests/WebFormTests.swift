@@ -160,6 +160,27 @@ import Testing
         let us = FieldExtractor.idVisual(WordPage(["DRIVER LICENSE", "Surname: LIMA", "Given names: ANA",
                                                    "DOB: 08/12/1980", "EXP: 08/30/2030"]).lines)
         #expect(us["date_of_birth"]?.value.string == "1980-08-12" && us["date_of_birth"]?.needsReview == false)
+        // Labels in French beside the English: day first, for review still. One such word is not enough.
+        let bilingual = FieldExtractor.idVisual(WordPage(["IDENTITY CARD", "Surname / Nom", "LIMA", "Given names / Prénoms", "ANA",
+                                                          "Date of birth / Date de naissance", "08.12.1980"]).lines)
+        #expect(bilingual["date_of_birth"]?.value.string == "1980-12-08" && bilingual["date_of_birth"]?.needsReview == true, "\(bilingual)")
+        let one = FieldExtractor.idVisual(WordPage(["IDENTITY CARD", "Surname: LIMA", "Given names / Prénoms: ANA",
+                                                    "Date of birth: 08.12.1980"]).lines)
+        #expect(one["date_of_birth"]?.value.string == "1980-08-12")
+        // Slashes on such a page: as before, month first.
+        let slashes = FieldExtractor.idVisual(WordPage(["PASSPORT", "Surname / Nom", "LIMA", "Given names / Prénoms", "ANA",
+                                                        "Date of birth / Date de naissance", "12/05/1948"]).lines)
+        #expect(slashes["date_of_birth"]?.value.string == "1948-12-05")
+    }
+
+    /// A licence's "LN" and "FN" labels read as a lone N before their names ("(N KOHLER", "'N
+    /// BJORN" on a fax, a generated page read by real Tesseract): the names without it, for review.
+    @Test func aLicencesShortLabelReadAsALoneN() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let page = try #require(try OCRWorker().process(path: root + "/Tests/Fixtures/ocr-fallback/s211-dev-111-id-driver-licence-fax.png").pages.first)
+        #expect(page.kind == .id)
+        #expect(page.fields["surname"]?.value.string == "KOHLER" && page.fields["surname"]?.needsReview == true, "\(page.fields)")
+        #expect(page.fields["given_names"]?.value.string == "BJORN" && page.fields["given_names"]?.needsReview == true)
     }
 
     /// A table's label cell wrapped onto two lines, its value centred between them in the next

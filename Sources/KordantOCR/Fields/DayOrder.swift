@@ -8,7 +8,9 @@ import Foundation
 /// 12 ("26.11.2016") is day-first, one whose second is over 12 month-first. With no such date the
 /// month-first reading stays, and where the numbers are set off by full stops (the separator of
 /// day-first countries as much as of US forms) it goes to review: a reading the page cannot settle
-/// is never passed off as certain.
+/// is never passed off as certain. A page whose labels are in a language of day-first countries
+/// ("Date de naissance", "Geburtsdatum") reads its undecided dates set off by full stops day
+/// first, for review still (a bilingual page printing "12/05/1948" may follow US usage).
 extension FieldExtractor {
     /// A date of numbers only: its two first numbers, the separator and the year.
     struct NumericDate {
@@ -51,9 +53,35 @@ extension FieldExtractor {
             let monthFirst = same.contains { $0.second > 12 && $0.second <= 31 && $0.first <= 12 }
             if dayFirst && !monthFirst {
                 f[name]?.value = .text(String(format: "%04d-%02d-%02d", y, printed.second, printed.first))
+            } else if !dayFirst, !monthFirst, printed.separator == ".", dayFirstLanguage(lines) {
+                f[name]?.value = .text(String(format: "%04d-%02d-%02d", y, printed.second, printed.first))
+                f[name]?.needsReview = true
             } else if dayFirst == monthFirst, printed.separator == "." {
                 f[name]?.needsReview = true
             }
         }
+    }
+
+    /// Label words of French, German, Spanish, Italian, Portuguese and Dutch documents, none an
+    /// English word: countries writing these put the day first.
+    static let dayFirstWords: Set<String> = [
+        "naissance", "prénom", "prénoms", "nationalité", "délivrance", "délivré", "geburtsdatum", "geburtsort",
+        "staatsangehörigkeit", "ausstellungsdatum", "gültig", "nacimiento", "expedición", "caducidad", "nacionalidad",
+        "nascita", "rilascio", "scadenza", "cittadinanza", "nascimento", "validade", "nacionalidade", "geboortedatum",
+        "nationaliteit", "geldig",
+    ]
+
+    /// Whether the page's labels are in a language of day-first countries (two such words, so
+    /// that one misread word does not decide).
+    static func dayFirstLanguage(_ lines: [TextLine]) -> Bool {
+        var seen: Set<String> = []
+        for line in lines {
+            for w in line.words {
+                let word = w.text.lowercased().trimmingCharacters(in: .punctuationCharacters)
+                if dayFirstWords.contains(word) { seen.insert(word) }
+                if seen.count >= 2 { return true }
+            }
+        }
+        return false
     }
 }

@@ -352,10 +352,13 @@ enum FieldExtractor {
             for (i, row) in rows.enumerated() where i + 2 < rows.count
                 && PageLayout.editDistance(PageLayout.key(row.text), nameKey, limit: slack) <= slack {
                 guard let st = street(rows[i + 1].text) else { continue }
-                if let parts = splitAddress(rows[i + 1].text + ", " + rows[i + 2].text) {
+                let asRead = splitAddress(rows[i + 1].text + ", " + rows[i + 2].text)
+                if let parts = asRead ?? [digitsMended(rows[i + 2].text), rows[i + 2].text].lazy.compactMap({ $0.flatMap(placeMended) })
+                    .compactMap({ splitAddress(rows[i + 1].text + ", " + $0) }).first {
                     f["street_address"] = field(st, rows[i + 1].words)
                     for (k, v) in [("city", parts.city), ("state", parts.state), ("zip", parts.zip)] where f[k] == nil {
                         f[k] = field(.text(v), rows[i + 2].words)
+                        if asRead == nil { f[k]?.needsReview = true }
                     }
                 } else {
                     // The "City, ST ZIP" line lost under a shadow ("Titer ROC, = AR Wi 2:2 0El"):
@@ -376,14 +379,27 @@ enum FieldExtractor {
                 // (A long name, "Aisha Bint Khalid Abu Bakr Al Siddiq", only when it reads as one.)
                 let count = who.split(separator: " ").count
                 guard (2...6).contains(count) || ((7...10).contains(count) && fullName(who) != nil),
-                      !PageLayout.key(who).contains(broker), !who.contains("Inc"), let st = street(rows[i + 1].text) else { continue }
+                      !PageLayout.key(who).contains(broker), !who.contains("Inc") else { continue }
                 // (The ZIP with a digit read as its look-alike, "Santa Fe, NM 8750]": mended, not sure.
                 // Only there: after a day, "1] March", the bracket is a speck.)
                 let place = rows[i + 2].text
                 let bracket = place.replacingOccurrences(of: #"(?<= [0-9]{4})\](?=$|-)"#, with: "1", options: .regularExpression)
                 let mended = digitsMended(bracket) ?? (bracket == place ? nil : bracket)
+                // (Or its state code misread, or run into the ZIP: ``placeMended(_:)``.)
+                let candidates = [place, mended, placeMended(mended ?? place), mended == nil ? nil : placeMended(place)].compactMap { $0 }
+                guard let st = street(rows[i + 1].text) else {
+                    // The street misread past knowing ("15? Sunset Boulevard") under a person's
+                    // name: the place under it is still the sender's, for review.
+                    guard fullName(who) != nil, rows[i + 1].text.first?.isNumber == true,
+                          let parts = candidates.lazy.compactMap(placeLine).first else { continue }
+                    for (k, v) in [("city", parts.city), ("state", parts.state), ("zip", parts.zip)] where f[k] == nil {
+                        f[k] = field(.text(v), rows[i + 2].words)
+                        f[k]?.needsReview = true
+                    }
+                    break
+                }
                 let asRead = splitAddress(rows[i + 1].text + ", " + place)
-                guard let parts = asRead ?? mended.flatMap({ splitAddress(rows[i + 1].text + ", " + $0) }) else { continue }
+                guard let parts = asRead ?? candidates.dropFirst().lazy.compactMap({ splitAddress(rows[i + 1].text + ", " + $0) }).first else { continue }
                 let repaired = asRead == nil
                 f["street_address"] = field(st, rows[i + 1].words)
                 for (k, v) in [("city", parts.city), ("state", parts.state), ("zip", parts.zip)] where f[k] == nil {
@@ -536,6 +552,14 @@ enum FieldExtractor {
         let page = LabelledPage(lines: lines, kind: .id)
         let labelled = namesByFieldNumber(page.layout, filling: page.labelled(idSpecs))
         var f = namesAboveAddress(page.layout, filling: namesByPlace(page.layout, filling: byValueShape(page.layout, filling: labelled)))
+        // A licence's small "LN" or "FN" read as a lone N before the name it labels ("N KÖHLER"):
+        // no one's name is a lone N. The name after it, for review.
+        for name in ["surname", "given_names"] {
+            guard let v = f[name]?.value.string, v.hasPrefix("N "), case let rest = String(v.dropFirst(2)),
+                  rest.filter(\.isLetter).count >= 2, upperName(rest) != nil else { continue }
+            f[name]?.value = .text(rest)
+            f[name]?.needsReview = true
+        }
         dayOrderChecked(&f, lines: lines)
         return review(f)
     }
@@ -1147,6 +1171,36 @@ enum FieldExtractor {
         "C": ["O", "G"], "G": ["C", "O"], "E": ["F"], "F": ["E"], "B": ["R", "E"], "R": ["B", "P"], "P": ["R"],
         "U": ["V"], "V": ["U"], "M": ["N"], "N": ["M", "H"], "H": ["N"], "K": ["X"], "X": ["K"],
     ]
+
+    /// A "City, ST ZIP" line whose state code was misread where its ZIP says which ("Madison, Wl
+    /// 53703": the I read as l; "Providence, RE 02904", the city one of the state's places; see
+    /// ``stateNearZip(_:_:city:)`` and ``stateMended(_:)``), run into its ZIP ("Providence,
+    /// RI02903": a fax lost the space), or whose ZIP has a slash read in it ("87/501": a 5's bar
+    /// apart) or for its 7 ("53/03"): the line with the state and ZIP that agree, or nil when it
+    /// reads as no such line or no one state and ZIP agree.
+    static func placeMended(_ line: String) -> String? {
+        let t = line.trimmingCharacters(in: CharacterSet(charactersIn: " .,;"))
+        guard let re = try? NSRegularExpression(pattern: #"^(.+?),?\s+(\S{1,2})\s*([0-9/]{5,7}(?:-[0-9]{4})?)$"#),
+              let m = re.firstMatch(in: t, range: NSRange(t.startIndex..., in: t)) else { return nil }
+        let g = (1...3).map { String(t[Range(m.range(at: $0), in: t)!]) }
+        let (city, read) = (g[0], g[1])
+        // The ZIP as read, or its slashes each a 7 or nothing: the readings of five digits.
+        let zips = Set(g[2].contains("/") ? [g[2].replacingOccurrences(of: "/", with: "7"), g[2].replacingOccurrences(of: "/", with: "")] : [g[2]])
+            .filter { $0.range(of: #"^[0-9]{5}(?:-[0-9]{4})?$"#, options: .regularExpression) != nil }
+        func agreeing(_ code: String?, _ zipCode: String) -> String? {
+            code.flatMap { zipPrefixes[$0] != nil && zip(zipCode, agreesWith: $0) ? $0 : nil }
+        }
+        let found = zips.compactMap { zipCode -> (code: String, zip: String)? in
+            if read.count == 2, let asRead = agreeing(state(read)?.string, zipCode) {
+                // As read: only where something else was mended (a space or a slash).
+                return t.contains(read + g[2]) || g[2] != zipCode ? (asRead, zipCode) : nil
+            }
+            guard let near = stateNearZip(read, zipCode, city: city) ?? agreeing(stateMended(read), zipCode) else { return nil }
+            return (near, zipCode)
+        }
+        guard found.count == 1, let one = found.first else { return nil }
+        return "\(city), \(one.code) \(one.zip)"
+    }
 
     /// A two-letter state code read with a digit for a letter ("1X" for TX): the one code its
     /// digits' look-alike letters spell, or nil when they spell none or several ("M0": MO or MD).

@@ -416,6 +416,11 @@ extension FieldExtractor {
         return (st1, city, st, g[3])
     }
 
+    /// City, state code and ZIP of a "City, ST ZIP" line.
+    static func placeLine(_ s: String) -> (city: String, state: String, zip: String)? {
+        splitAddress("1 Main Street, " + s).map { ($0.city, $0.state, $0.zip) }
+    }
+
     static func sex(_ s: String) -> FieldValue? {
         switch trimmed(s).uppercased() {
         case "M", "MALE": .text("M")

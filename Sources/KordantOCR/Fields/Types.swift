@@ -107,9 +107,10 @@ struct LevelledLines {
     var angle: Double
     let cx: Double, cy: Double
 
-    /// `lines` turned level about the page centre when they have a ``slant(of:)``; nil otherwise.
+    /// `lines` turned level about the page centre when they have a ``slant(of:)`` or a
+    /// ``smallSlant(of:)``; nil otherwise.
     init?(_ lines: [TextLine], width: Int, height: Int) {
-        guard let angle = Self.slant(of: lines) else { return nil }
+        guard let angle = Self.slant(of: lines) ?? Self.smallSlant(of: lines) else { return nil }
         let (cx, cy) = (Double(width) / 2, Double(height) / 2)
         (self.angle, self.cx, self.cy) = (angle, cx, cy)
         let (c, s) = (cos(angle), sin(angle))
@@ -138,6 +139,27 @@ struct LevelledLines {
         guard slants.count >= 3 else { return nil }
         let angle = slants.sorted()[slants.count / 2]
         return abs(angle) >= Double.pi / 180 && abs(angle) <= 15 * Double.pi / 180 ? angle : nil
+    }
+
+    /// A slant under a degree that Tesseract's long lines agree on: a page left a little askew
+    /// ("Postal Code 07102" and "Phone (236) 720-6592" along one printed line of a form 0.9° askew
+    /// stand more than half a letter height apart at its ends, and the rows part them). The median
+    /// slope of the lines of three words or more that run eight letter heights or more (their
+    /// first and last words' centres), when there are three such lines, it is a quarter of a
+    /// degree or more, and their middle half lies within 0.86° (a photo's perspective slopes its
+    /// lines each their own way); nil otherwise.
+    static func smallSlant(of lines: [TextLine]) -> Double? {
+        let slopes = lines.compactMap { line -> Double? in
+            guard line.words.count >= 3, let a = line.words.first?.box, let b = line.words.last?.box else { return nil }
+            let h = Double(PageLayout.median(line.words.map(\.box.height)))
+            let dx = Double(b.x + b.width / 2 - a.x - a.width / 2)
+            guard h > 0, dx >= 8 * h else { return nil }
+            return Double(b.y + b.height / 2 - a.y - a.height / 2) / dx
+        }.sorted()
+        guard slopes.count >= 3 else { return nil }
+        let m = atan(slopes[slopes.count / 2])
+        let spread = slopes[(3 * slopes.count) / 4] - slopes[slopes.count / 4]
+        return abs(m) >= Double.pi / 720 && abs(m) < Double.pi / 180 && spread <= 0.015 ? m : nil
     }
 
     /// A box in the levelled frame back in the page's: the bounds of its corners turned back,

@@ -105,8 +105,28 @@ extension FieldExtractor {
             ?? find(rows, #"^[A-Z ]*(?:REQUEST|FORM)\s*\(([A-Z][^()\s]*(?: [A-Z][^()\s]*){0,3})\)$"#, sensitive: true, transform: company)
             ?? find(rows, #"Request to\s+(.+)$"#, transform: company)
             ?? find(rows, #"^Dear\s+(.+?)\s+Privacy"#, transform: company)
-            ?? find(Array(rows.prefix(3)), #"^(.+?),?\s+Inc\.?$"#, transform: company) else { return nil }
+            ?? find(Array(rows.prefix(3)), #"^(.+?),?\s+(?:Inc|LLC|Corp|Corporation)\.?$"#, transform: company)
+            // "Acxiom: Opt-Out" heading the page.
+            ?? find(Array(rows.prefix(3)), #"^(.+?)\s*:\s*Opt[- ]?Out(?:\s+(?:Request|Form))?$"#, transform: company)
+            ?? brandTitle(rows, domains: domains, company: company) else { return nil }
         if !domains.isEmpty, domainDistance(PageLayout.key(f.value.string ?? ""), domains) == nil { f.needsReview = true }
+        return f
+    }
+
+    /// A name shaped as a brand (a capital inside its word: "ThatsThem", "ClustrMaps") or
+    /// spelling one of the page's domains, heading a title of a kind of request ("ThatsThem Data
+    /// Removal Form") or alone on one of the page's first two lines (a letterhead whose address
+    /// lines were lost), for review: "Consumer Data Removal Form" names no company, and a word
+    /// alone at the top may be something else.
+    static func brandTitle(_ rows: [TextLine], domains: Set<String>, company: Validator) -> Field? {
+        func brand(_ s: String) -> FieldValue? {
+            guard let v = company(s), let t = v.string else { return nil }
+            let inner = t.split(separator: " ").contains { w in w.dropFirst().contains(where: \.isUppercase) && w.contains(where: \.isLowercase) }
+            return inner || (!domains.isEmpty && domainDistance(PageLayout.key(t), domains) != nil) ? v : nil
+        }
+        var f = find(rows, #"^(.+?)\s+(?:Data\s+)?(?:Removal|Opt[- ]?Out|Suppression|Deletion)\s+(?:Request|Form)$"#, transform: brand)
+            ?? find(Array(rows.prefix(2)), #"^(\S+)$"#, transform: brand)
+        f?.needsReview = true
         return f
     }
 
