@@ -518,13 +518,8 @@ public final class OCRWorker {
             try text.addLastPage(to: pdf, shown: untouched ? image : nil)
             clock?.mark("pdf")
         }
-        // Print taken for a picture, read on its own (`PictureText`); words read as a smudge or
-        // very poorly, read again on their own (`TallWords`, `PoorWords`). (After the PDF took
-        // the page: its text layer is Tesseract's reading.)
-        if !settled, !PictureText.candidates(page).isEmpty {
-            page = try picturesReread(page, image: prepared, resolution: report.resolution)
-            clock?.mark("pictures")
-        }
+        // Words read as a smudge or very poorly, read again on their own (`TallWords`,
+        // `PoorWords`). (After the PDF took the page: its text layer is Tesseract's reading.)
         if !settled, case let smudges = TallWords.smudges(page), !smudges.isEmpty || !PoorWords.words(page).isEmpty {
             page = try tallWordsReread(page, smudges: smudges, image: prepared, resolution: report.resolution)
             page = try poorWordsReread(page, image: prepared, resolution: report.resolution)

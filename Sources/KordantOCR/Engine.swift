@@ -68,18 +68,6 @@ public struct PageText: Sendable, Equatable {
     public var tsv: String?
     /// The page as an ALTO `<Page>` element (Tesseract's ALTO renderer, pixel units).
     public var alto: String?
-    /// Blocks Tesseract's layout analysis took for pictures, each with its block number and the
-    /// offset (in characters of `text`) where its text would stand in reading order: faint print
-    /// can be taken for one and dropped (see `PictureText`). Empty where the page's text is not
-    /// its blocks' texts in order.
-    var pictures: [Picture] = []
-
-    /// A block taken for a picture.
-    struct Picture: Sendable, Equatable {
-        var block: Int
-        var box: BoundingBox
-        var offset: Int
-    }
 }
 
 /// A Tesseract handle. Owns its `TessBaseAPI*`; initialised once, reused page after page
@@ -215,7 +203,6 @@ final class TesseractHandle {
         var block = 0, paragraph = 0, line = 0, wordIndex = 0
         // Each block's text and the box of its words, for `ReadingOrder`.
         var blockTexts: [String] = [], blockBoxes: [BoundingBox?] = []
-        var pictureBoxes: [(block: Int, box: BoundingBox)] = []
         // The word being read and its characters (walked one by one for `PhantomSymbols`, in a
         // word read under the review line only: a value read from it stays in review), and the
         // words it changed: (block, as read, as kept).
@@ -246,11 +233,6 @@ final class TesseractHandle {
                     }
                     blockTexts.append(blockText)
                     blockBoxes.append(nil)
-                    if [PT_FLOWING_IMAGE, PT_HEADING_IMAGE, PT_PULLOUT_IMAGE].contains(TessPageIteratorBlockType(page)) {
-                        var l: Int32 = 0, t: Int32 = 0, r: Int32 = 0, b: Int32 = 0
-                        TessPageIteratorBoundingBox(page, RIL_BLOCK, &l, &t, &r, &b)
-                        pictureBoxes.append((block, BoundingBox(x: Int(l), y: Int(t), width: Int(r - l), height: Int(b - t))))
-                    }
                 }
                 if TessPageIteratorIsAtBeginningOf(page, RIL_PARA) != 0 { paragraph += 1; line = 0 }
                 if TessPageIteratorIsAtBeginningOf(page, RIL_TEXTLINE) != 0 { line += 1; wordIndex = 0 }
@@ -289,15 +271,9 @@ final class TesseractHandle {
         // `PhantomSymbols` mended is given the word as kept.
         let shown = blockBoxes.indices.filter { blockBoxes[$0] != nil && blockTexts[$0].contains { !$0.isWhitespace } }
         let order = ReadingOrder.order(shown.map { blockBoxes[$0]! }).map { shown[$0] }
-        let inOrder = shown.map({ blockTexts[$0] }).joined() == text
-        if order != shown || !mended.isEmpty, inOrder {
+        if order != shown || !mended.isEmpty, shown.map({ blockTexts[$0] }).joined() == text {
             for m in mended where m.block > 0 { blockTexts[m.block - 1] = PhantomSymbols.replaced(m.read, by: m.kept, in: blockTexts[m.block - 1]) }
             text = order.map { blockTexts[$0] }.joined()
-        }
-        // A picture's text goes before the first block (in reading order) that starts below its top.
-        let pictures: [PageText.Picture] = !inOrder ? [] : pictureBoxes.map { p in
-            let before = order.prefix { blockBoxes[$0]!.y < p.box.y }
-            return PageText.Picture(block: p.block, box: p.box, offset: before.reduce(0) { $0 + blockTexts[$1].count })
         }
         /// A rendering Tesseract allocated, as a String (freed).
         func take(_ wanted: Bool, _ make: (OpaquePointer?, Int32) -> UnsafeMutablePointer<CChar>?) -> String? {
@@ -307,7 +283,6 @@ final class TesseractHandle {
         }
         let mean = words.isEmpty ? 0 : words.reduce(0) { $0 + $1.confidence } / Double(words.count)
         return PageText(text: text, meanConfidence: mean, words: words, width: image.width, height: image.height,
-                        hocr: take(hocr, TessBaseAPIGetHOCRText), tsv: take(tsv, TessBaseAPIGetTsvText), alto: take(alto, TessBaseAPIGetAltoText),
-                        pictures: pictures)
+                        hocr: take(hocr, TessBaseAPIGetHOCRText), tsv: take(tsv, TessBaseAPIGetTsvText), alto: take(alto, TessBaseAPIGetAltoText))
     }
 }

@@ -416,7 +416,8 @@ extension FieldExtractor {
         return (st1, city, st, g[3])
     }
 
-    /// City, state code and ZIP of a "City, ST ZIP" line.
+    /// City, state code and ZIP of a "City, ST ZIP" line (parsed as ``splitAddress(_:)`` parses one
+    /// after its street, so that the two take the same lines).
     static func placeLine(_ s: String) -> (city: String, state: String, zip: String)? {
         splitAddress("1 Main Street, " + s).map { ($0.city, $0.state, $0.zip) }
     }

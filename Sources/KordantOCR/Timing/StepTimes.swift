@@ -3,7 +3,7 @@ import Foundation
 /// How long one step of a page's processing took (``OCROptions/stepClock``).
 public struct StepTime: Sendable, Equatable {
     /// `load`, `render`, `mrz.locate`, `mrz.glyphs`, `mrz.cells`, `mrz.tesseract`, `mrz.decode`, `preprocess`,
-    /// `recognize`, `median.retry`, `orientation`, `deskew.retry`, `unprocessed`, `pdf`, `pictures`, `reread`, `sparse`,
+    /// `recognize`, `median.retry`, `orientation`, `deskew.retry`, `unprocessed`, `pdf`, `reread`, `sparse`,
     /// `regions`, `diacritics` or `fields`.
     public var step: String
     public var seconds: Double
