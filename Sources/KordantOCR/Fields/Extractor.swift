@@ -352,13 +352,12 @@ enum FieldExtractor {
             for (i, row) in rows.enumerated() where i + 2 < rows.count
                 && PageLayout.editDistance(PageLayout.key(row.text), nameKey, limit: slack) <= slack {
                 guard let st = street(rows[i + 1].text) else { continue }
-                let asRead = splitAddress(rows[i + 1].text + ", " + rows[i + 2].text)
-                if let parts = asRead ?? [digitsMended(rows[i + 2].text), rows[i + 2].text].lazy.compactMap({ $0.flatMap(placeMended) })
-                    .compactMap({ splitAddress(rows[i + 1].text + ", " + $0) }).first {
+                if let (reading, parts) = placeReadings(rows[i + 2].text).enumerated().lazy
+                    .compactMap({ n, r in splitAddress(rows[i + 1].text + ", " + r).map { (n, $0) } }).first {
                     f["street_address"] = field(st, rows[i + 1].words)
                     for (k, v) in [("city", parts.city), ("state", parts.state), ("zip", parts.zip)] where f[k] == nil {
                         f[k] = field(.text(v), rows[i + 2].words)
-                        if asRead == nil { f[k]?.needsReview = true }
+                        if reading > 0 { f[k]?.needsReview = true }
                     }
                 } else {
                     // The "City, ST ZIP" line lost under a shadow ("Titer ROC, = AR Wi 2:2 0El"):
@@ -380,31 +379,25 @@ enum FieldExtractor {
                 let count = who.split(separator: " ").count
                 guard (2...6).contains(count) || ((7...10).contains(count) && fullName(who) != nil),
                       !PageLayout.key(who).contains(broker), !who.contains("Inc") else { continue }
-                // (The ZIP with a digit read as its look-alike, "Santa Fe, NM 8750]": mended, not sure.
-                // Only there: after a day, "1] March", the bracket is a speck.)
-                let place = rows[i + 2].text
-                let bracket = place.replacingOccurrences(of: #"(?<= [0-9]{4})\](?=$|-)"#, with: "1", options: .regularExpression)
-                let mended = digitsMended(bracket) ?? (bracket == place ? nil : bracket)
-                // (Or its state code misread, or run into the ZIP: ``placeMended(_:)``.)
-                let candidates = [place, mended, placeMended(mended ?? place), mended == nil ? nil : placeMended(place)].compactMap { $0 }
+                // (The place line as read or mended: ``placeReadings(_:)``.)
+                let readings = placeReadings(rows[i + 2].text)
                 guard let st = street(rows[i + 1].text) else {
                     // The street misread past knowing ("15? Sunset Boulevard") under a person's
                     // name: the place under it is still the sender's, for review.
                     guard fullName(who) != nil, rows[i + 1].text.first?.isNumber == true,
-                          let parts = candidates.lazy.compactMap(placeLine).first else { continue }
+                          let parts = readings.lazy.compactMap(placeLine).first else { continue }
                     for (k, v) in [("city", parts.city), ("state", parts.state), ("zip", parts.zip)] where f[k] == nil {
                         f[k] = field(.text(v), rows[i + 2].words)
                         f[k]?.needsReview = true
                     }
                     break
                 }
-                let asRead = splitAddress(rows[i + 1].text + ", " + place)
-                guard let parts = asRead ?? candidates.dropFirst().lazy.compactMap({ splitAddress(rows[i + 1].text + ", " + $0) }).first else { continue }
-                let repaired = asRead == nil
+                guard let (reading, parts) = readings.enumerated().lazy
+                    .compactMap({ n, r in splitAddress(rows[i + 1].text + ", " + r).map { (n, $0) } }).first else { continue }
                 f["street_address"] = field(st, rows[i + 1].words)
                 for (k, v) in [("city", parts.city), ("state", parts.state), ("zip", parts.zip)] where f[k] == nil {
                     f[k] = field(.text(v), rows[i + 2].words)
-                    if repaired { f[k]?.needsReview = true }
+                    if reading > 0 { f[k]?.needsReview = true }
                 }
                 break
             }
@@ -1171,6 +1164,16 @@ enum FieldExtractor {
         "C": ["O", "G"], "G": ["C", "O"], "E": ["F"], "F": ["E"], "B": ["R", "E"], "R": ["B", "P"], "P": ["R"],
         "U": ["V"], "V": ["U"], "M": ["N"], "N": ["M", "H"], "H": ["N"], "K": ["X"], "X": ["K"],
     ]
+
+    /// A letter's "City, ST ZIP" line as read, then mended (each mended reading is for review): a
+    /// digit read as its look-alike (``digitsMended(_:)``; a ZIP's last 1 read as a bracket, "Santa
+    /// Fe, NM 8750]", but not after a day, "1] March", where the bracket is a speck), then its
+    /// state code or ZIP (``placeMended(_:)``).
+    static func placeReadings(_ place: String) -> [String] {
+        let bracket = place.replacingOccurrences(of: #"(?<= [0-9]{4})\](?=$|-)"#, with: "1", options: .regularExpression)
+        let mended = digitsMended(bracket) ?? (bracket == place ? nil : bracket)
+        return [place, mended, placeMended(mended ?? place), mended == nil ? nil : placeMended(place)].compactMap { $0 }
+    }
 
     /// A "City, ST ZIP" line whose state code was misread where its ZIP says which ("Madison, Wl
     /// 53703": the I read as l; "Providence, RE 02904", the city one of the state's places; see
