@@ -57,14 +57,16 @@ import Testing
         #expect(alone["full_name"] == nil)
     }
 
-    /// A letter's "City, ST ZIP" line with its state's I read as l, or the code run into its ZIP:
-    /// the code its ZIP agrees with, for review; a code no ZIP agrees with is not made up.
+    /// A letter's "City, ST ZIP" line with its state's I read as l, the code run into its ZIP, a
+    /// slash read in the ZIP or a letter of the code misread beside a city of the ZIP's state: the
+    /// state and ZIP that agree, for review; a code no ZIP agrees with is not made up.
     @Test func aSendersStateMisreadOrRunIntoItsZip() {
         #expect(FieldExtractor.placeMended("Madison, Wl 53703") == "Madison, WI 53703")
         #expect(FieldExtractor.placeMended("Providence, RI02903") == "Providence, RI 02903")
-        // An l that could be either of two codes the ZIP's state is not: nothing.
+        // A code whose letters are no look-alikes of the ZIP's state's ("Ml" beside a Wisconsin ZIP): nothing.
         #expect(FieldExtractor.placeMended("Madison, Ml 53703") == nil)
-        #expect(FieldExtractor.placeMended("Providence, RI02903 ") == "Providence, RI 02903")
+        // (Spaces and stops around the line are no part of it.)
+        #expect(FieldExtractor.placeMended("Providence, RI02903. ") == "Providence, RI 02903")
         // Run into a ZIP of another state: nothing.
         #expect(FieldExtractor.placeMended("Providence, RI53703") == nil)
         // A slash read in the ZIP: the one reading of five digits its state agrees with.
