@@ -128,38 +128,38 @@ struct LevelledLines {
     /// The lines' median slant (radians) when it is between 1° and 15°, measured on at least three
     /// lines that run at least four letter heights; nil otherwise.
     static func slant(of lines: [TextLine]) -> Double? {
-        var slants: [Double] = []
-        for line in lines where line.words.count >= 2 {
-            let a = line.words.min { $0.box.x < $1.box.x }!.box, b = line.words.max { $0.box.x < $1.box.x }!.box
-            let dx = Double(b.x + b.width / 2 - a.x - a.width / 2)
-            let h = Double(PageLayout.median(line.words.map(\.box.height)))
-            guard dx >= 4 * max(h, 4) else { continue }
-            slants.append(atan2(Double(b.y + b.height / 2 - a.y - a.height / 2), dx))
-        }
+        let slants = lineSlants(lines, words: 2, span: 4)
         guard slants.count >= 3 else { return nil }
-        let angle = slants.sorted()[slants.count / 2]
+        let angle = slants[slants.count / 2]
         return abs(angle) >= Double.pi / 180 && abs(angle) <= 15 * Double.pi / 180 ? angle : nil
     }
 
     /// A slant under a degree that Tesseract's long lines agree on: a page left a little askew
     /// ("Postal Code 07102" and "Phone (236) 720-6592" along one printed line of a form 0.9° askew
     /// stand more than half a letter height apart at its ends, and the rows part them). The median
-    /// slope of the lines of three words or more that run eight letter heights or more (their
-    /// first and last words' centres), when there are three such lines, it is a quarter of a
-    /// degree or more, and their middle half lies within 0.86° (a photo's perspective slopes its
-    /// lines each their own way); nil otherwise.
+    /// slant of the lines of three words or more that run eight letter heights or more, when there
+    /// are three such lines, it is a quarter of a degree or more, and their middle half lies within
+    /// 0.86° (a photo's perspective slopes its lines each their own way); nil otherwise.
     static func smallSlant(of lines: [TextLine]) -> Double? {
-        let slopes = lines.compactMap { line -> Double? in
-            guard line.words.count >= 3, let a = line.words.first?.box, let b = line.words.last?.box else { return nil }
-            let h = Double(PageLayout.median(line.words.map(\.box.height)))
+        let slants = lineSlants(lines, words: 3, span: 8)
+        guard slants.count >= 3 else { return nil }
+        let angle = slants[slants.count / 2]
+        let spread = slants[(3 * slants.count) / 4] - slants[slants.count / 4]
+        return abs(angle) >= Double.pi / 720 && abs(angle) < Double.pi / 180 && spread <= atan(0.015) ? angle : nil
+    }
+
+    /// The slants (radians, sorted) of the lines of at least `words` words whose leftmost and
+    /// rightmost words' centres lie at least `span` letter heights apart, measured between those
+    /// centres.
+    static func lineSlants(_ lines: [TextLine], words: Int, span: Double) -> [Double] {
+        lines.compactMap { line -> Double? in
+            guard line.words.count >= max(2, words), let a = line.words.min(by: { $0.box.x < $1.box.x })?.box,
+                  let b = line.words.max(by: { $0.box.x < $1.box.x })?.box else { return nil }
             let dx = Double(b.x + b.width / 2 - a.x - a.width / 2)
-            guard h > 0, dx >= 8 * h else { return nil }
-            return Double(b.y + b.height / 2 - a.y - a.height / 2) / dx
+            let h = Double(PageLayout.median(line.words.map(\.box.height)))
+            guard dx >= span * max(h, 4) else { return nil }
+            return atan2(Double(b.y + b.height / 2 - a.y - a.height / 2), dx)
         }.sorted()
-        guard slopes.count >= 3 else { return nil }
-        let m = atan(slopes[slopes.count / 2])
-        let spread = slopes[(3 * slopes.count) / 4] - slopes[slopes.count / 4]
-        return abs(m) >= Double.pi / 720 && abs(m) < Double.pi / 180 && spread <= 0.015 ? m : nil
     }
 
     /// A box in the levelled frame back in the page's: the bounds of its corners turned back,
