@@ -44,6 +44,28 @@ import Testing
         #expect(cleaned.text.contains("$385,000.00"), "\(cleaned.text.prefix(600))")
     }
 
+    /// A few hundred dots among the letters (300 on the deed's 628 other marks: a receipt's grain
+    /// and worn print have 0.25–0.85 per other mark) are left: painting out a page's dots takes
+    /// four for every five other marks, so that the dots of faded print stay.
+    @Test func aFewDotsAmongTheLettersAreLeft() throws {
+        let (_, report) = try Preprocessor.run(try Self.speckled(count: 300), options: PreprocessOptions())
+        #expect(!report.steps.contains("despeckle"), "\(report.steps)")
+    }
+
+    static let realReceipts = URL(fileURLWithPath: root).appendingPathComponent("../shared/data/docs-real/receipts").standardized.path
+
+    /// A real scanned receipt (SROIE, ../shared/data/docs-real/receipts when present; not copied
+    /// here) whose tax summary is printed faint and worn into dots: it is not despeckled, and the
+    /// summary's taxable amounts are read (painted out, the dots took the summary with them).
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: realReceipts + "/040.jpg"), "../shared/data/docs-real/receipts absent"))
+    func aReceiptsFadedPrintIsNotTakenForSpeckle() throws {
+        let page = try ImageLoader.load(path: Self.realReceipts + "/040.jpg")[0]
+        let read = try OCRWorker(orientation: false).process(image: page, options: OCROptions())
+        #expect(!read.preprocessing.steps.contains("despeckle"), "\(read.preprocessing.steps)")
+        // SVC 295.00 and SR 324.50, the summary's two taxable amounts.
+        #expect(read.text.contains("324.50"), "\(read.text)")
+    }
+
     /// A photocopy: the deed greyed to 60 % contrast on a grey ground, with grain and tens of
     /// thousands of specks, many touching the letters where painting out cannot reach them.
     /// Specks outnumber the other components and cover the page, so it is median-filtered before
