@@ -71,6 +71,65 @@ import Testing
         #expect(TickBoxReader.mark(in: cut, height: h) == nil)
     }
 
+    /// A box read into the option's first word ("MDoNotSell"): the word's start is searched for a
+    /// drawn frame, ticked (its check poking out over the top), crossed or empty, followed
+    /// closely by the option's first letter. Bold letters alone, which have two upright sides or
+    /// a top and a bottom but not both, are no frame.
+    @Test func aBoxReadIntoTheOptionsFirstWord() {
+        let h = 30
+        let (w, rows) = (2 * h + h / 4, h + 2 * (h / 2))
+        func strip(_ draw: (inout [[Bool]]) -> Void) -> [Bool] {
+            var mask = [[Bool]](repeating: [Bool](repeating: false, count: w), count: rows)
+            draw(&mask)
+            return mask.flatMap { $0 }
+        }
+        func fill(_ m: inout [[Bool]], _ xs: Range<Int>, _ ys: Range<Int>) { for y in ys { for x in xs { m[y][x] = true } } }
+        // An "N", bold: two stems and the diagonal between them.
+        func letterN(_ m: inout [[Bool]], x: Int) {
+            fill(&m, x..<(x + 5), 17..<43)
+            fill(&m, (x + 17)..<(x + 22), 17..<43)
+            for i in 0..<26 { fill(&m, (x + i * 17 / 26)..<(x + i * 17 / 26 + 5), (17 + i)..<(18 + i)) }
+        }
+        for state in ["empty", "crossed", "checked"] {
+            let ink = strip { m in
+                Self.box(&m, x: 9, y: 16, size: 27, stroke: 3, crossed: state == "crossed")
+                if state == "checked" {
+                    // A check from inside the box's lower left out over its top right corner.
+                    for i in 0..<12 { fill(&m, (14 + i / 2)..<(17 + i / 2), (26 + i)..<(27 + i)) }
+                    for i in 0..<26 { fill(&m, (20 + i)..<(23 + i), (37 - i * 3 / 2)..<(38 - i * 3 / 2)) }
+                }
+                letterN(&m, x: 41)
+            }
+            #expect(TickBoxReader.frameMark(ink, width: w, height: rows, letterHeight: h) == (state == "empty" ? .empty : .ticked), "\(state)")
+        }
+        let letters: [(String, (inout [[Bool]]) -> Void)] = [
+            ("N", { letterN(&$0, x: 9) }),
+            ("H", { m in fill(&m, 9..<14, 17..<43); fill(&m, 27..<32, 17..<43); fill(&m, 9..<32, 28..<32) }),
+            ("E", { m in fill(&m, 9..<14, 17..<43); for y in [17, 28, 38] { fill(&m, 9..<30, y..<(y + 5)) } }),
+            ("D", { m in
+                // A stem, bars to the bowl, and the bowl: a half ring 5 px thick.
+                fill(&m, 9..<14, 17..<43); fill(&m, 9..<18, 17..<22); fill(&m, 9..<18, 38..<43)
+                for y in 17..<43 {
+                    for x in 18..<34 {
+                        let (dx, dy) = (Double(x - 18), Double(y) - 29.5)
+                        let outer = (dx / 15) * (dx / 15) + (dy / 13) * (dy / 13), inner = (dx / 10) * (dx / 10) + (dy / 8) * (dy / 8)
+                        if outer <= 1, inner > 1 { m[y][x] = true }
+                    }
+                }
+            }),
+            // A bold serif "D" as a fax prints it: all but square, with a thick stem and bowl.
+            ("bold D", { m in fill(&m, 9..<18, 17..<43); fill(&m, 9..<30, 17..<20); fill(&m, 9..<30, 40..<43); fill(&m, 26..<36, 19..<41) }),
+        ]
+        for (name, draw) in letters {
+            let ink = strip { m in draw(&m); letterN(&m, x: 41) }
+            #expect(TickBoxReader.frameMark(ink, width: w, height: rows, letterHeight: h) == nil, "\(name)")
+        }
+        // An upright stroke too near the strip's end for a frame to fit after it (a word at the
+        // image's right edge): nothing, and no range to search.
+        let edge = strip { m in fill(&m, (w - 8)..<(w - 4), 17..<43) }
+        #expect(TickBoxReader.frameMark(edge, width: w, height: rows, letterHeight: h) == nil)
+    }
+
     /// Words of one option row, its box read as `mark` (nil: not read at all).
     static func row(_ mark: String?, _ label: String, y: Int) -> [Word] {
         var words: [Word] = []
@@ -111,6 +170,33 @@ import Testing
         // Where the ink says nothing, the text decides, as without pixels.
         let silent = try #require(FieldExtractor.requestOptions(rows, tick: { _, _ in nil }))
         #expect(silent.value == byText.value && silent.needsReview)
+    }
+
+    /// Real Tesseract on a photocopied form's options (a generated page, cropped): the ticked box
+    /// before "No marketing" is read into the word "No", whose box spans both. The box is found
+    /// at the word's start, and the options are the two ticked, for review (the text read the
+    /// box as nothing).
+    @Test func aBoxReadIntoTheWordNoOnACopy() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let page = try #require(try OCRWorker().process(path: root + "/Tests/Fixtures/ocr-fallback/s164-dev-135-options-photocopy.png").pages.first)
+        #expect(page.words.contains { $0.text == "No" && $0.box.width > 2 * $0.box.height }, "\(page.words.map(\.text))")
+        let options = try #require(page.fields["request_options"])
+        #expect(options.value == .text("access,opt_out_marketing") && options.needsReview)
+    }
+
+    /// An option's key word misread a letter or two off on a fax ("markcting", "Dclete") still
+    /// names the option; a word that is another word ("Delegate") names none.
+    @Test func optionsReadALetterOrTwoOff() throws {
+        let rows = [
+            TextLine(words: Self.row("[X]", "Dclete my personal information", y: 100)),
+            TextLine(words: Self.row("[]", "Delegate an authorized agent", y: 150)),
+            TextLine(words: Self.row("[X]", "Opt me oul of markcting lists", y: 200)),
+            TextLine(words: Self.row("[]", "Send me a copy of my data", y: 250)),
+        ]
+        let read = try #require(FieldExtractor.requestOptions(rows))
+        #expect(read.value == .text("delete,opt_out_marketing"))
+        #expect(FieldExtractor.optionKey("Getetion") == "delete" && FieldExtractor.optionKey("No markeLing") == "opt_out_marketing")
+        #expect(FieldExtractor.optionKey("Delegate an authorized agent") == nil && FieldExtractor.optionKey("Market research") == nil)
     }
 
     @Test func theOptionStartsAtItsFirstCapitalisedWord() {

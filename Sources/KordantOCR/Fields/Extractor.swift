@@ -728,7 +728,22 @@ enum FieldExtractor {
             : lower.contains("marketing") ? "opt_out_marketing"
             : any(["delet", "erase", "remove my", "remove me"]) ? "delete"
             : any(["copy of", "what you hold", "you hold", "access", "right to know"])
-                || lower.range(of: #"copy\b"#, options: .regularExpression) != nil ? "access" : nil
+                || lower.range(of: #"copy\b"#, options: .regularExpression) != nil ? "access" : misreadOptionKey(lower)
+    }
+
+    /// An option's long key word misread a letter or two off ("markcting", "markeLing",
+    /// "Dclete", "Getetion" on faxes and copies): one letter off "delete", two off "deletion" or
+    /// "marketing" ("Delegate" is two off "delete", nothing of an option). A row counts as an
+    /// option only with a box before it, which ``requestOptions(_:tick:after:)`` requires.
+    static func misreadOptionKey(_ lower: String) -> String? {
+        let keys = [("marketing", "opt_out_marketing"), ("deletion", "delete"), ("delete", "delete")]
+        for word in lower.split(whereSeparator: { !$0.isLetter }) where word.count >= 5 {
+            for (spelled, key) in keys {
+                let limit = spelled.count >= 8 ? 2 : 1
+                if PageLayout.editDistance(String(word), spelled, limit: limit) <= limit { return key }
+            }
+        }
+        return nil
     }
 
     /// Lines to read request options from: a row whose cells name two options or more ("[X] Delete

@@ -31,14 +31,84 @@ struct TickBoxReader {
     /// The mark left of `label` (the option's first word; `height`: the option's letter
     /// height, pixels), or nil when no box-sized mark is there or its middle is neither blank
     /// nor crossed.
+    ///
+    /// Where nothing left of the word says, the word may have swallowed its box: Tesseract reads
+    /// a box set close to its option as part of the first word ("MDoNotSell", "ONomarketing", or
+    /// "No" whose box spans the tick box too). A frame opening the word is read then
+    /// (``mark(openingInside:height:)``).
     func mark(before label: BoundingBox, height h: Int) -> TickMark? {
         guard h >= 6 else { return nil }
         let x1 = label.x - max(2, h / 6), x0 = max(0, label.x - 4 * h)
         let y0 = max(0, label.y - h / 3), y1 = min(image.height, label.y + label.height + h / 3)
-        guard x1 - x0 >= h / 2, y1 - y0 >= h / 2, x1 <= image.width,
-              let clip = image.clipped(to: BoundingBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)) else { return nil }
-        guard let gray = Self.gray(clip) else { return nil }
-        return Self.mark(in: gray, height: h)
+        if x1 - x0 >= h / 2, y1 - y0 >= h / 2, x1 <= image.width,
+           let clip = image.clipped(to: BoundingBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)),
+           let gray = Self.gray(clip), let found = Self.mark(in: gray, height: h) {
+            return found
+        }
+        return mark(openingInside: label, height: h)
+    }
+
+    /// The box a word opens with, read into it (see ``mark(before:height:)``): the start of the
+    /// word's box and a little before it, searched for a drawn frame (``frameMark(_:width:height:letterHeight:)``).
+    func mark(openingInside label: BoundingBox, height h: Int) -> TickMark? {
+        guard h >= 6 else { return nil }
+        let x0 = max(0, label.x - h / 4), x1 = min(image.width, label.x + min(label.width, 2 * h))
+        let y0 = max(0, label.y - h / 2), y1 = min(image.height, label.y + label.height + h / 2)
+        guard x1 - x0 >= h / 2, y1 - y0 >= h / 2,
+              let clip = image.clipped(to: BoundingBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)),
+              let gray = Self.gray(clip), let ink = Self.inkMask(gray) else { return nil }
+        return Self.frameMark(ink, width: gray.width, height: gray.height, letterHeight: h)
+    }
+
+    /// A drawn frame, the leftmost in the strip, and what is in it: two thin upright strokes (each
+    /// under a fifth of the frame's width, nothing upright between them) half a letter to a letter
+    /// and a half apart, each over half a letter high and spanning the same rows (the right one at
+    /// least the left one's), joined at the top and at the bottom by rows inked across (85 % of
+    /// the way or more). Letters have no such shape: "N", "M" and "H" have no top and bottom
+    /// across, "E" no right side, "O" and "D" round corners, and a bold serif "D", all but
+    /// square, a thick stem and bowl. Ticked or empty by the ink of the frame's middle half
+    /// (``decide(_:width:group:height:)``); nil when there is no frame.
+    static func frameMark(_ ink: [Bool], width w: Int, height rows: Int, letterHeight h: Int) -> TickMark? {
+        // Each column's longest upright run of ink: (length, first row).
+        var runs = [(length: Int, top: Int)](repeating: (0, 0), count: w)
+        for x in 0..<w {
+            var start = 0, length = 0
+            for y in 0...rows {
+                if y < rows, ink[y * w + x] { length += 1; continue }
+                if length > runs[x].length { runs[x] = (length, start) }
+                start = y + 1
+                length = 0
+            }
+        }
+        let tall = (h + 1) / 2
+        guard let left = runs.indices.first(where: { runs[$0].length >= tall && runs[$0].length * 10 <= 16 * h }) else { return nil }
+        // The left side's own columns, then a gap of paper or a tick's strokes, then the right side.
+        var side = left
+        while side + 1 < w, runs[side + 1].length >= tall { side += 1 }
+        let (top, bottom) = (runs[left].top, runs[left].top + runs[left].length)
+        // The right side: the first upright stroke after a gap (a tick's strokes slope; a bold
+        // letter's bowl stands there and fails what follows).
+        guard let right = runs.indices.first(where: { $0 > side + 1 && runs[$0].length >= tall }),
+              right >= left + tall, right <= left + 3 * h / 2 else { return nil }
+        var outer = right
+        while outer + 1 < w, runs[outer + 1].length >= tall { outer += 1 }
+        // Drawn in thin lines: a bold letter's stem or bowl is a fifth of its width or more.
+        guard 5 * (side - left + 1) <= outer - left, 5 * (outer - right + 1) <= outer - left else { return nil }
+        let r = runs[right]
+        let overlap = min(bottom, r.top + r.length) - max(top, r.top)
+        // Both sides the frame's height (a check may run on over its top): a bold "D"'s bowl is
+        // upright for only two thirds of its stem.
+        guard 100 * overlap >= 85 * runs[left].length, 2 * overlap >= r.length else { return nil }
+        let (y0, y1) = (max(top, r.top), min(bottom, r.top + r.length))
+        // A row inked across, within a stroke of each end (a bold "D"'s top is inked two thirds of the way).
+        let stroke = max(2, (right - left) / 6)
+        func across(_ y: Int) -> Bool {
+            guard y >= 0, y < rows else { return false }
+            let inked = (left...right).count { ink[y * w + $0] }
+            return 100 * inked >= 85 * (right - left + 1)
+        }
+        guard (y0..<(y0 + stroke)).contains(where: across), ((y1 - stroke)..<y1).contains(where: across) else { return nil }
+        return decide(ink, width: w, group: (left, y0, right + 1, y1), height: h)
     }
 
     /// The mark in `gray`, a strip whose right edge is the option's first word (see
