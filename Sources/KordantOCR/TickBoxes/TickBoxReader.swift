@@ -32,20 +32,20 @@ struct TickBoxReader {
     /// height, pixels), or nil when no box-sized mark is there or its middle is neither blank
     /// nor crossed.
     ///
-    /// Where nothing left of the word says, the word may have swallowed its box: Tesseract reads
-    /// a box set close to its option as part of the first word ("MDoNotSell", "ONomarketing", or
-    /// "No" whose box spans the tick box too). A frame opening the word is read then
-    /// (``mark(openingInside:height:)``).
+    /// The word may have swallowed its box: Tesseract reads a box set close to its option as part
+    /// of the first word ("MDoNotSell", "ONomarketing", or "No" whose box spans the tick box
+    /// too). A frame opening the word (``mark(openingInside:height:)``) is that box, and is read
+    /// first: left of such a word, with options side by side, the end of the option before it
+    /// ("…tion") can pass for a box.
     func mark(before label: BoundingBox, height h: Int) -> TickMark? {
         guard h >= 6 else { return nil }
+        if let inside = mark(openingInside: label, height: h) { return inside }
         let x1 = label.x - max(2, h / 6), x0 = max(0, label.x - 4 * h)
         let y0 = max(0, label.y - h / 3), y1 = min(image.height, label.y + label.height + h / 3)
-        if x1 - x0 >= h / 2, y1 - y0 >= h / 2, x1 <= image.width,
-           let clip = image.clipped(to: BoundingBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)),
-           let gray = Self.gray(clip), let found = Self.mark(in: gray, height: h) {
-            return found
-        }
-        return mark(openingInside: label, height: h)
+        guard x1 - x0 >= h / 2, y1 - y0 >= h / 2, x1 <= image.width,
+              let clip = image.clipped(to: BoundingBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)),
+              let gray = Self.gray(clip) else { return nil }
+        return Self.mark(in: gray, height: h)
     }
 
     /// The box a word opens with, read into it (see ``mark(before:height:)``): the start of the
