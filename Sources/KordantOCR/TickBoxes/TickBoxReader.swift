@@ -28,9 +28,9 @@ struct TickBoxReader {
     static let tickedShare = 0.10
     static let emptyShare = 0.03
 
-    /// The mark left of `label` (the option's first word; `height`: the option's letter
-    /// height, pixels), or nil when no box-sized mark is there or its middle is neither blank
-    /// nor crossed.
+    /// The box of the option whose first word is `label` (`height`: the option's letter height,
+    /// pixels): a frame opening the word, else the mark left of it; nil when no box-sized mark is
+    /// there or its middle is neither blank nor crossed.
     ///
     /// The word may have swallowed its box: Tesseract reads a box set close to its option as part
     /// of the first word ("MDoNotSell", "ONomarketing", or "No" whose box spans the tick box
