@@ -738,9 +738,10 @@ enum FieldExtractor {
     static func misreadOptionKey(_ lower: String) -> String? {
         let keys = [("marketing", "opt_out_marketing"), ("deletion", "delete"), ("delete", "delete")]
         for word in lower.split(whereSeparator: { !$0.isLetter }) where word.count >= 5 {
+            let read = String(word)
             for (spelled, key) in keys {
                 let limit = spelled.count >= 8 ? 2 : 1
-                if PageLayout.editDistance(String(word), spelled, limit: limit) <= limit { return key }
+                if PageLayout.editDistance(read, spelled, limit: limit) <= limit { return key }
             }
         }
         return nil
