@@ -223,15 +223,24 @@ class Page:
     def pairs(self, items, sep=": ", cols=None):
         """Several `label: value` pairs on one line, in columns."""
         width = self.img.width - 2 * self.margin
+        right = self.img.width - self.margin // 2
         cols = cols or len(items)
         x = self.margin
-        parts = []
-        for i, (lab, val) in enumerate(items):
-            cx = self.margin + int(width * i / cols)
+        parts, col = [], 0
+        for lab, val in items:
+            cx = self.margin + int(width * col / cols)
             x = max(cx, x)
+            # A pair that would run off the paper starts a line of its own, as a typed form wraps
+            # it (drawn past the edge, the truth would hold a value the page does not show).
+            need = self.d.textlength(lab + sep, font=self.fb) + self.d.textlength(val, font=self.f)
+            if parts and x + need > right:
+                self.lines.append(" ".join(parts))
+                self.y += int(self.size * self.lead)
+                parts, col, x = [], 0, self.margin
             x += self.text(x, self.y, lab + sep, self.fb, record=False)
             x += self.text(x, self.y, val, record=False) + self.size
             parts.append(f"{lab}{sep}{val}")
+            col += 1
         self.lines.append(" ".join(parts))
         self.y += int(self.size * self.lead)
 
