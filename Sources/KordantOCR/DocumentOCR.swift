@@ -566,6 +566,23 @@ public final class OCRWorker {
                 clock?.mark("regions")
             }
         }
+        // A number or a name with a glyph read twice ("G6" for a G) or lost, read again glyph by glyph.
+        if result.kind == .id, !settled {
+            var mended = false
+            if let number = result.fields["document_number"],
+               let read = try glyphCountRead(number, image: prepared, resolution: report.resolution) {
+                result.fields["document_number"] = read
+                mended = true
+            }
+            for name in GlyphCount.nameFields {
+                guard let field = result.fields[name],
+                      let read = try glyphCountRead(field, alphabet: GlyphCount.nameAlphabet, least: 4, number: false, image: prepared,
+                                                    resolution: report.resolution, valid: FieldExtractor.upperName) else { continue }
+                result.fields[name] = read
+                mended = true
+            }
+            if mended { clock?.mark("glyph") }
+        }
         if result.kind == .id, !settled, let number = result.fields["document_number"],
            let mended = try leadingGlyphRead(number, image: prepared, resolution: report.resolution) {
             result.fields["document_number"] = mended

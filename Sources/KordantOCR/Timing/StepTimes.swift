@@ -4,7 +4,7 @@ import Foundation
 public struct StepTime: Sendable, Equatable {
     /// `load`, `render`, `mrz.locate`, `mrz.glyphs`, `mrz.cells`, `mrz.tesseract`, `mrz.decode`, `preprocess`,
     /// `recognize`, `median.retry`, `orientation`, `deskew.retry`, `unprocessed`, `pdf`, `reread`, `sparse`,
-    /// `regions`, `diacritics` or `fields`.
+    /// `rejected`, `regions`, `glyph` (identity values read again glyph by glyph), `diacritics` or `fields`.
     public var step: String
     public var seconds: Double
 
