@@ -62,6 +62,10 @@ enum GlyphCount {
         let (start, end) = agreeing(v, g)
         // Either the whole glyphs agree (a character dropped), or one glyph is left for a pair.
         guard start + end >= g.count - 1 else { return nil }
+        // Not at either end: a first or last glyph missing from the count is likelier lost to the
+        // ink (faint on a shadowed page: "755045218" read glyph by glyph "55045218") than read
+        // twice, which happens between glyphs ("G6").
+        guard start > 0, start < g.count - 1 else { return nil }
         // A narrow glyph ("I", "1") may touch its neighbour with no paper between them and not
         // widen it much: one dropped for being read alongside it is more likely lost to the ink
         // than read twice ("CELIK" read glyph by glyph "CELK").
@@ -121,16 +125,17 @@ enum GlyphCount {
 }
 
 extension OCRWorker {
-    /// An identity value read again glyph by glyph (on `image`, where its box is) when its
-    /// characters are one more than its glyphs and mended by ``GlyphCount/mended(_:glyphs:least:)``,
-    /// its spaces kept: a name in capitals for review (``GlyphCount/nameAlphabet``, four glyphs at
-    /// least), or a document number (`alphabet` ``GlyphCount/numberAlphabet``, six), which, read
-    /// surely or not (`number`), is also mended by ``GlyphCount/lost(_:glyphs:least:)`` when its
-    /// characters are one fewer than its glyphs. A value changed goes to review. Nil when nothing
-    /// changes, the glyphs cannot be told apart, or `valid` refuses the mended value.
+    /// An identity value read again glyph by glyph (on `image`, where its box is): one for review
+    /// whose characters are one more than its glyphs, mended by
+    /// ``GlyphCount/mended(_:glyphs:least:)``, its spaces kept (a name in capitals,
+    /// ``GlyphCount/nameAlphabet``, four glyphs at least; a document number, `alphabet`
+    /// ``GlyphCount/numberAlphabet``, six); and a document number (`number`), read surely or not,
+    /// whose characters are one fewer than its glyphs, mended by ``GlyphCount/lost(_:glyphs:least:)``.
+    /// A value changed goes to review. Nil when nothing changes, the glyphs cannot be told apart, or
+    /// `valid` refuses the mended value.
     func glyphCountRead(_ field: Field, alphabet: String = GlyphCount.numberAlphabet, least: Int = 6, number: Bool = true,
                         image: LeptImage, resolution: Int, valid: (String) -> FieldValue? = FieldExtractor.documentNumber) throws(OCRError) -> Field? {
-        guard field.needsReview || number, let value = field.value.string, let box = field.box, box.height >= 8 else { return nil }
+        guard let value = field.value.string, let box = field.box, box.height >= 8 else { return nil }
         let letters = value.filter { $0 != " " }
         guard letters.count >= least - 1 else { return nil }
         // Paper above and below; beside it, a pixel only: a label's last letter set close before
@@ -140,7 +145,8 @@ extension OCRWorker {
                                          width: image.width, height: image.height)
         guard region.width > 0, region.height > 0, let clip = image.clipped(to: region), let gray = TickBoxReader.gray(clip),
               let glyphs = GlyphCount.glyphs(gray),
-              glyphs.count + 1 == letters.count || (number && glyphs.count == letters.count + 1 && !letters.contains(" ")),
+              // (A reading sure of itself is not taken to have read a glyph twice.)
+              (field.needsReview && glyphs.count + 1 == letters.count) || (number && glyphs.count == letters.count + 1 && !letters.contains(" ")),
               GlyphCount.apart(glyphs, least: least) else { return nil }
         var read = ""
         for (i, glyph) in glyphs.enumerated() {
