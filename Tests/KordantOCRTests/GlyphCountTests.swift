@@ -3,7 +3,8 @@ import Foundation
 @testable import KordantOCR
 import Testing
 
-/// A document number read with a glyph too many, read again glyph by glyph (`GlyphCount`).
+/// A document number or an ID name read with a glyph twice, or a number with one lost, read again
+/// glyph by glyph (`GlyphCount`).
 @Suite struct GlyphCountTests {
     /// The glyphs' readings spell the first reading less one character, or with two of its
     /// characters read as one glyph; anything else is left alone.
@@ -49,6 +50,7 @@ import Testing
         #expect(GlyphCount.spaced("DA CONCEICGAO RIBEIRO", mended: "DACONCEICAORIBEIRO") == "DA CONCEICAO RIBEIRO")
         // The last character read twice.
         #expect(GlyphCount.spaced("AYSE GULL", mended: "AYSEGUL") == "AYSE GUL")
+        // The pair at the end (not taken), or too few glyphs for a number.
         #expect(GlyphCount.mended("NJERTI", glyphs: "NJERI", least: 4) == nil)
         #expect(GlyphCount.mended("NJERTI", glyphs: "NJERI") == nil)
         // A narrow glyph dropped: more likely merged into its neighbour's ink than read twice.

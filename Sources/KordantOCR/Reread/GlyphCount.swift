@@ -69,7 +69,7 @@ enum GlyphCount {
         // A narrow glyph ("I", "1") may touch its neighbour with no paper between them and not
         // widen it much: one dropped for being read alongside it is more likely lost to the ink
         // than read twice ("CELIK" read glyph by glyph "CELK").
-        let dropped: Character? = start == g.count ? v[start] : g[start] == v[start + 1] ? v[start] : g[start] == v[start] ? v[start + 1] : nil
+        let dropped: Character? = g[start] == v[start + 1] ? v[start] : g[start] == v[start] ? v[start + 1] : nil
         if let dropped, narrow.contains(dropped) { return nil }
         return glyphs
     }
