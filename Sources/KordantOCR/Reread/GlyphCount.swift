@@ -46,9 +46,8 @@ enum GlyphCount {
     /// capital M or W is under 1.7 times the median capital).
     static func apart(_ glyphs: [(x0: Int, x1: Int)], least: Int = 6) -> Bool {
         guard glyphs.count >= least else { return false }
-        let widths = glyphs.map { $0.x1 - $0.x0 }.sorted()
-        let median = widths[widths.count / 2]
-        return widths.last! * 10 <= median * 17
+        let widths = glyphs.map { $0.x1 - $0.x0 }
+        return widths.max()! * 10 <= PageLayout.median(widths) * 17
     }
 
     /// `value` as its glyphs read one by one (`glyphs`, one character each) spell it, when they
@@ -107,8 +106,7 @@ enum GlyphCount {
     static func spaced(_ value: String, mended: String) -> String {
         let letters = Array(value.filter { $0 != " " }), m = Array(mended)
         guard letters.count == m.count + 1 else { return mended }
-        var start = 0
-        while start < m.count, letters[start] == m[start] { start += 1 }
+        let start = agreeing(letters, m).start
         let dropped = start < m.count ? start + 1 : start
         var out = "", i = 0
         for c in value {
@@ -148,6 +146,7 @@ extension OCRWorker {
               // (A reading sure of itself is not taken to have read a glyph twice.)
               (field.needsReview && glyphs.count + 1 == letters.count) || (number && glyphs.count == letters.count + 1 && !letters.contains(" ")),
               GlyphCount.apart(glyphs, least: least) else { return nil }
+        let width = PageLayout.median(glyphs.map { $0.x1 - $0.x0 })
         var read = ""
         for (i, glyph) in glyphs.enumerated() {
             // Each glyph with the paper halfway to its neighbours.
@@ -170,13 +169,12 @@ extension OCRWorker {
             // its glyphs are to each other: a word's space away, it is a label's end ("DL").
             let at = zip(letters, found).prefix { $0 == $1 }.count
             let gaps = zip(glyphs, glyphs.dropFirst()).map { $1.x0 - $0.x1 }
-            let usual = gaps.sorted()[gaps.count / 2]
+            let usual = PageLayout.median(gaps)
             if at == 0, gaps[0] > 2 * usual + 1 { return nil }
             if at == glyphs.count - 1, gaps[gaps.count - 1] > 2 * usual + 1 { return nil }
             // Nor is one under half the median glyph's width (no wide letter or digit is): a
             // colon, a sliver of a neighbour's stroke.
-            let widths = glyphs.map { $0.x1 - $0.x0 }.sorted()
-            if (glyphs[at].x1 - glyphs[at].x0) * 2 < widths[widths.count / 2] { return nil }
+            if (glyphs[at].x1 - glyphs[at].x0) * 2 < width { return nil }
             guard let checked = valid(found) else { return nil }
             var f = field
             f.value = checked
@@ -186,8 +184,7 @@ extension OCRWorker {
         guard let mended = GlyphCount.mended(letters, glyphs: read, least: least) else { return nil }
         // The glyph read as two is no wider than most (two touching, a kerned "TY", would be).
         let at = zip(letters, mended).prefix { $0 == $1 }.count
-        let widths = glyphs.map { $0.x1 - $0.x0 }.sorted()
-        if at < glyphs.count, (glyphs[at].x1 - glyphs[at].x0) * 10 > widths[widths.count / 2] * 14 { return nil }
+        if at < glyphs.count, (glyphs[at].x1 - glyphs[at].x0) * 10 > width * 14 { return nil }
         guard let checked = valid(GlyphCount.spaced(value, mended: mended)) else { return nil }
         var f = field
         f.value = checked
