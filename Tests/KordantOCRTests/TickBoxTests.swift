@@ -103,6 +103,16 @@ import Testing
             }
             #expect(TickBoxReader.frameMark(ink, width: w, height: rows, letterHeight: h) == (state == "empty" ? .empty : .ticked), "\(state)")
         }
+        // On a copy, the frame's outer left column stops four rows short of the bottom corner:
+        // the side's next column, as tall as the frame, is taken for the side, and the bottom found.
+        let worn = strip { m in
+            Self.box(&m, x: 9, y: 16, size: 27, stroke: 3, crossed: false)
+            for y in 39..<43 { m[y][9] = false }
+            for i in 0..<12 { fill(&m, (14 + i / 2)..<(17 + i / 2), (26 + i)..<(27 + i)) }
+            for i in 0..<26 { fill(&m, (20 + i)..<(23 + i), (37 - i * 3 / 2)..<(38 - i * 3 / 2)) }
+            letterN(&m, x: 41)
+        }
+        #expect(TickBoxReader.frameMark(worn, width: w, height: rows, letterHeight: h) == .ticked)
         let letters: [(String, (inout [[Bool]]) -> Void)] = [
             ("N", { letterN(&$0, x: 9) }),
             ("H", { m in fill(&m, 9..<14, 17..<43); fill(&m, 27..<32, 17..<43); fill(&m, 9..<32, 28..<32) }),
@@ -114,6 +124,16 @@ import Testing
                     for x in 18..<34 {
                         let (dx, dy) = (Double(x - 18), Double(y) - 29.5)
                         let outer = (dx / 15) * (dx / 15) + (dy / 13) * (dy / 13), inner = (dx / 10) * (dx / 10) + (dy / 8) * (dy / 8)
+                        if outer <= 1, inner > 1 { m[y][x] = true }
+                    }
+                }
+            }),
+            // A light "O": a thin ring, whose arcs close no wider past its sides' ends.
+            ("O", { m in
+                for y in 17..<43 {
+                    for x in 9..<32 {
+                        let (dx, dy) = (Double(x) - 20, Double(y) - 29.5)
+                        let outer = (dx / 11.5) * (dx / 11.5) + (dy / 13) * (dy / 13), inner = (dx / 9) * (dx / 9) + (dy / 10.5) * (dy / 10.5)
                         if outer <= 1, inner > 1 { m[y][x] = true }
                     }
                 }
@@ -183,6 +203,61 @@ import Testing
         #expect(page.words.contains { $0.text == "No" && $0.box.width > 2 * $0.box.height }, "\(page.words.map(\.text))")
         let options = try #require(page.fields["request_options"])
         #expect(options.value == .text("access,opt_out_marketing") && options.needsReview)
+    }
+
+    /// Real Tesseract on a flatbed form's options, two to a row (a generated page, cropped): the
+    /// check marks make the row's letters look tall, so the layout takes "☑ Marketing opt-out ☑
+    /// Access" for one cell and the box before "Access" reads "hA". Parted at the gap, all three
+    /// ticked options are found (for review: the boxes were read as letters).
+    @Test func optionsSideBySideACheckMarkApart() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let page = try #require(try OCRWorker().process(path: root + "/Tests/Fixtures/ocr-fallback/s241-dev-137-options-side-by-side-flatbed.png").pages.first)
+        #expect(page.words.contains { $0.text == "Access" }, "\(page.words.map(\.text))")
+        let options = try #require(page.fields["request_options"])
+        #expect(options.value == .text("access,do_not_sell,opt_out_marketing") && options.needsReview)
+    }
+
+    /// Options side by side: parted where the gap is wide for the letters (one and a half
+    /// letters), a box read as small letters before its option ("hA Access") counting as a box;
+    /// a row of one option, or of prose, is not parted.
+    @Test func optionLinesPartedAtAGapForTheLetters() {
+        func words(_ items: [(String, Int)], height: Int = 40) -> [Word] {
+            items.enumerated().map { i, item in
+                Word(text: item.0, confidence: 90, box: BoundingBox(x: item.1, y: 100, width: 18 * item.0.count, height: item.0.count <= 2 ? 50 : height),
+                     block: 1, paragraph: 1, line: 1, word: i + 1)
+            }
+        }
+        // Gaps of 80 pixels: under two letters of 50 (the boxes' height), over one and a half of 40.
+        let row = words([("\\A", 100), ("Marketing", 160), ("opt-out", 340), ("hA", 546), ("Access", 600)])
+        let lines = FieldExtractor.optionLines(PageLayout(lines: [TextLine(words: row)]))
+        #expect(lines.map(\.text) == ["\\A Marketing opt-out", "hA Access"], "\(lines.map(\.text))")
+        let prose = words([("Please", 100), ("delete", 300), ("my", 500), ("data", 600)])
+        #expect(FieldExtractor.optionLines(PageLayout(lines: [TextLine(words: prose)])).count == 1)
+        // A cell opening in small letters is a neighbour's rest, still.
+        let rest = words([("Delete", 100), ("my", 260), ("data", 320), ("you", 500), ("hold", 570), ("about", 660)])
+        #expect(FieldExtractor.optionLines(PageLayout(lines: [TextLine(words: rest)])).count == 1)
+    }
+
+    /// A box read into its option's first word, "(Do not sell/share": the pixels at the word's
+    /// start decide, not the word's letters (whose "Do" would read as an empty box's "D" and "o").
+    @Test func aBracketReadIntoItsOptionsFirstWord() throws {
+        let rows = [
+            TextLine(words: Self.row("[X]", "Delete my data", y: 100)),
+            TextLine(words: Self.row(nil, "(Do not sell/share", y: 150)),
+            TextLine(words: Self.row("[]", "Access", y: 200)),
+        ]
+        var asked: [String] = []
+        let read = try #require(FieldExtractor.requestOptions(rows, tick: { label, _ in
+            let word = rows.flatMap(\.words).first { $0.box == label }?.text ?? "?"
+            asked.append(word)
+            return word == "Access" ? .empty : .ticked
+        }))
+        #expect(read.value == .text("delete,do_not_sell"))
+        #expect(asked.contains("(Do"), "\(asked)")
+        // Without pixels, the word's letters say nothing of the box: not an option read.
+        let byText = try #require(FieldExtractor.requestOptions(rows))
+        #expect(byText.value == .text("delete"))
+        #expect(FieldExtractor.optionKey("Remove mi listing") == "delete" && FieldExtractor.optionKey("Remove all filters") == nil)
     }
 
     /// An option's key word misread a letter or two off on a fax ("markcting", "Dclete") still

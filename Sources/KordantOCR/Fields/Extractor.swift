@@ -326,6 +326,7 @@ enum FieldExtractor {
             f["listing_url"] = garbled
         }
         listingURLContinued(&f, layout: page.layout)
+        mailboxStartMended(&f, rows: rows)
         // A reference alone in its cell under a label read past knowing ("RCP." over "REQ-372452"
         // on a fax): taken by its shape when it is the page's only one, for review. So is one
         // with the slips `referenceMended` mends ("REQ 619332" with its hyphen lost, "PR 51/084"
@@ -413,6 +414,7 @@ enum FieldExtractor {
             f["state"]?.needsReview = true
         }
         placeByShape(&f, layout: page.layout)
+        cityByList(&f, layout: page.layout, rejected: page.rejectedValues["city"])
         datesByAge(&f, rows: rows)
         dayOrderChecked(&f, lines: lines)
         var reviewed = review(doubtful(f, labelled: labelledOnly, page: page))
@@ -591,11 +593,16 @@ enum FieldExtractor {
             // "X", or, drawn and copied, as "&", "2d", "KI": ticked, but for review.
             // A lone bar is as likely a table's rule as a box's side: it says nothing.
             let rule = mark.allSatisfy { $0 == "|" }
-            let byText: TickMark? = readAsMark && !rule ? (inner.allSatisfy { Self.emptyBoxReadings.contains($0) } ? .empty : .ticked) : nil
+            // A box read into its option's first word ("(Do not sell/share", "[Delete"): the
+            // letters after the bracket are the option's, and only the pixels say what the box
+            // holds (the word's box opens with it).
+            let glued = start == nil && mark.first.map { "[({|".contains($0) } == true
+                && mark.dropFirst().range(of: #"^\p{Lu}\p{Ll}+$"#, options: .regularExpression) != nil
+            let byText: TickMark? = readAsMark && !rule && !glued ? (inner.allSatisfy { Self.emptyBoxReadings.contains($0) } ? .empty : .ticked) : nil
             var byPixels: TickMark?
-            if let tick, let start {
-                let h = PageLayout.median(row.words[start...].map(\.box.height))
-                byPixels = tick(row.words[start].box, h)
+            if let tick, let first = start ?? (glued ? 0 : nil) {
+                let h = PageLayout.median(row.words[first...].map(\.box.height))
+                byPixels = tick(row.words[first].box, h)
             }
             // A box read as nothing is an option only when its pixels show one.
             guard let decided = byPixels ?? byText else {
@@ -726,7 +733,9 @@ enum FieldExtractor {
         func any(_ words: [String]) -> Bool { words.contains { lower.contains($0) } }
         return any(["sell", "sale of", "share", "sharing"]) ? "do_not_sell"
             : lower.contains("marketing") ? "opt_out_marketing"
-            : any(["delet", "erase", "remove my", "remove me"]) ? "delete"
+            : any(["delet", "erase", "remove my", "remove me"])
+                // ("Remove mi listing": the word between misread.)
+                || lower.range(of: #"\bremove\b.{0,6}\b(?:listing|profile|record|data|information)"#, options: .regularExpression) != nil ? "delete"
             : any(["copy of", "what you hold", "you hold", "access", "right to know"])
                 || lower.range(of: #"copy\b"#, options: .regularExpression) != nil ? "access" : misreadOptionKey(lower)
     }
@@ -750,12 +759,39 @@ enum FieldExtractor {
     /// Lines to read request options from: a row whose cells name two options or more ("[X] Delete
     /// [ ] Do Not Sell [X] Access" side by side) gives one line per cell; any other row, itself.
     static func optionLines(_ layout: PageLayout) -> [TextLine] {
-        layout.rows.flatMap { row -> [TextLine] in
+        // (A cell whose words open in small letters is the rest of its neighbour read apart,
+        // "Delete all personal data" and "you hold about me": no option of its own. Its box read
+        // as letters before them, "hA Access", does not count.)
+        func options(_ cells: [TextLine]) -> Bool {
+            cells.count { c in
+                guard optionKey(c.text) != nil else { return false }
+                if c.words.first?.text.first?.isLowercase != true { return true }
+                guard let start = optionStart(c.words) else { return false }
+                return c.words[..<start].allSatisfy { $0.text.count <= 3 }
+            } >= 2
+        }
+        return layout.rows.flatMap { row -> [TextLine] in
             let cells = row.segments.map { TextLine(words: $0.words) }
-            // (A cell opening in small letters is the rest of its neighbour read apart, "Delete all
-            // personal data" and "you hold about me": no option of its own.)
-            let options = cells.filter { c in optionKey(c.text) != nil && c.words.first?.text.first?.isLowercase != true }
-            return options.count >= 2 ? cells : [TextLine(words: row.segments.flatMap(\.words))]
+            if options(cells) { return cells }
+            // Options side by side a little closer than the layout parts cells: a ticked box's
+            // ink, check mark and all, is taller than the letters and raises the row's height by
+            // which gaps are judged ("☑ Marketing opt-out   ☑ Access" read as one cell). Parted
+            // at gaps of one and a half letters (the option's words are a third of a letter
+            // apart), when that gives two options or more.
+            let words = row.segments.flatMap(\.words)
+            let h = PageLayout.median(words.filter { $0.text.filter(\.isLetter).count >= 3 }.map(\.box.height))
+            var parted: [[Word]] = []
+            for w in words {
+                if let last = parted.last?.last, h > 0, 2 * (w.box.x - (last.box.x + last.box.width)) > 3 * h {
+                    parted.append([w])
+                } else if parted.isEmpty {
+                    parted.append([w])
+                } else {
+                    parted[parted.count - 1].append(w)
+                }
+            }
+            let narrower = parted.map { TextLine(words: $0) }
+            return options(narrower) ? narrower : [TextLine(words: words)]
         }
     }
 
@@ -1105,21 +1141,35 @@ enum FieldExtractor {
         var path = url[pathStart...].replacingOccurrences(of: "[-\u{2013}\u{2014}]*[\u{2013}\u{2014}][-\u{2013}\u{2014}]*", with: "-",
                                                           options: .regularExpression)
         // A ".com/" whose "m/" was read as "ny", "nv" or "mil" before a listing's path word
-        // ("checkpeople.conyp/", "truthfinder.convp/", "nuwber.comillisting/"): no top-level
-        // domain is spelled so.
+        // ("checkpeople.conyp/", "truthfinder.convp/", "nuwber.comillisting/"), or whose "m"
+        // was read so before its slash ("clustrmaps.cony/profile"): no top-level domain is
+        // spelled so.
         if let dot = host.lastIndex(of: "."), case let top = host[host.index(after: dot)...].lowercased(),
-           let r = top.range(of: #"^co(?:n[yv]|m[il1]{0,2}|rn)(?=(?:p|"# + listingPathWords.joined(separator: "|") + ")$)", options: .regularExpression) {
-            path = "/" + String(top[r.upperBound...]) + path
+           let r = top.range(of: #"^co(?:n[yv]|m[il1]{0,2}|rn)(?=(?:p|"# + listingPathWords.joined(separator: "|") + ")?$)", options: .regularExpression) {
+            let rest = top[r.upperBound...]
+            if !rest.isEmpty { path = "/" + rest + path }
             host = String(host[...dot]) + "com"
         }
-        // A listing's record number with a 7 read as a slash ("…/al-hashimi/5/565", "…/li-na-li//1270"):
-        // after the last path word, a digit or two (or nothing) then digits is one number. (Not
-        // "/2024/12345": a number of four digits before the slash is a number of its own.)
+        // A listing's record number with a 7 read as a slash ("…/al-hashimi/5/565", "…/li-na-li//1270")
+        // or as "7/" ("…/takahashi/487/79"): after the last path word, up to three digits (or nothing) then
+        // digits is one number, when one part has three digits or more. (Not "/2024/12345": a
+        // number of four digits before the slash is a number of its own.)
         var steps = path.split(separator: "/", omittingEmptySubsequences: false)
         if let word = steps.lastIndex(where: { $0.contains(where: \.isLetter) }), case let tail = steps[(word + 1)...], tail.count >= 2,
-           let last = tail.last, last.count >= 3, last.allSatisfy(\.isNumber),
-           tail.dropLast().allSatisfy({ $0.count <= 2 && $0.allSatisfy(\.isNumber) }), (4...8).contains(tail.joined().count + tail.count - 1) {
-            steps.replaceSubrange((word + 1)..., with: [Substring(tail.joined(separator: "7"))])
+           let last = tail.last, last.count >= 2, last.allSatisfy(\.isNumber), tail.contains(where: { $0.count >= 3 }),
+           tail.dropLast().allSatisfy({ $0.count <= 3 && $0.allSatisfy(\.isNumber) }), (4...8).contains(tail.joined().count + tail.count - 1) {
+            // (A slash after a 7 is that 7's stroke read twice: "…/487/79" for 48779.)
+            let joined = tail.dropFirst().reduce(String(tail[tail.startIndex])) { $0 + ($0.hasSuffix("7") ? "" : "7") + $1 }
+            steps.replaceSubrange((word + 1)..., with: [Substring(joined)])
+            path = steps.joined(separator: "/")
+        }
+        // A listing's record number with one letter among its digits, a look-alike of one
+        // ("…/xiaoming-zhang/S6968"): the digit. (A step with two letters or more is a word.)
+        steps = path.split(separator: "/", omittingEmptySubsequences: false)
+        if steps.count >= 2, let last = steps.last, last.count >= 4, last.filter(\.isLetter).count == 1, last.allSatisfy({ $0.isLetter || $0.isNumber }),
+           steps[steps.count - 2].contains(where: \.isLetter), let i = last.firstIndex(where: \.isLetter),
+           let digit = ["O": "0", "D": "0", "Q": "0", "I": "1", "l": "1", "Z": "2", "S": "5", "G": "6", "B": "8"][String(last[i])] {
+            steps[steps.count - 1] = last[..<i] + digit + last[last.index(after: i)...]
             path = steps.joined(separator: "/")
         }
         let mended = String(url[..<hostStart]) + host + path
@@ -1355,11 +1405,12 @@ enum FieldExtractor {
     }
 
     /// A company's name read apart inside a word: a word of small letters after another is its
-    /// end ("CheckPeop le"; not "of", "and", "the", "for"), and a full stop between small letters is
+    /// end ("CheckPeop le"; not "of", "and", "the", "for"), as is one of small letters then a
+    /// capitalised part ("Peop leLooker"), and a full stop between small letters is
     /// a capital misread ("Peoplel.ooker" for "PeopleLooker"; not a web address's "Spokeo.com").
     /// Nil when nothing changes. The letters are the name's; where the word broke is a guess.
     static func companyWordsMended(_ company: String) -> String? {
-        let joined = company.replacingOccurrences(of: #"(?<=\p{L}) (?!(?:of|and|the|for|de|du|la|com|net|org)\b)(?=\p{Ll}+\b)"#, with: "",
+        let joined = company.replacingOccurrences(of: #"(?<=\p{L}) (?!(?:of|and|the|for|de|du|la|com|net|org)\b)(?=\p{Ll}+(?:\p{Lu}\p{Ll}+)?\b)"#, with: "",
                                                   options: .regularExpression)
             .replacingOccurrences(of: #"(?<=\p{Ll})\.(?=\p{Ll})(?!(?:com|net|org|info|io|co|us)\b)"#, with: "", options: .regularExpression)
         return joined == company ? nil : joined
@@ -1614,6 +1665,12 @@ enum FieldExtractor {
         // small letters ("Ibrahim. Yilmaz"; abbreviations, "Wm.", "Chas.", are shorter). Dropped,
         // not sure.
         namesMended(with: "") { ["surname", "given_names"].contains($0) ? #"(?<=\p{Lu}{2})\.(?= \p{Lu})"# : #"(?<=\p{Ll}{4})\.(?= \p{Lu})"# }
+        // Nor after a word of a capital and three small letters ("Abdul Aziz. Al-Hashimi") but
+        // the old abbreviations of given names ("Chas. Dickens", "Thos.", "Robt.", "Saml.", "Benj.").
+        namesMended(with: "") { ["surname", "given_names"].contains($0) ? #"(?!)"# : #"(?<=(?<![\p{L}'’])\p{Lu}\p{Ll}{3})(?<!Chas|Thos|Robt|Saml|Benj)\.(?= \p{Lu})"# }
+        // A speck read as a full stop in the space between two words of a name in small letters
+        // ("Abu Bakr.Al Siddiq"): the space, not sure. (Initials, "J.R.", are capitals.)
+        namesMended(with: " ") { ["surname", "given_names"].contains($0) ? #"(?!)"# : #"(?<=\p{Ll}{2})\.(?=\p{Lu}\p{Ll})"# }
         // One read for the space between two words of a card's name ("ABU.BAKR AL SIDDIQ"): the
         // space, not sure. (A card's names only: `(?!)` matches nothing.)
         namesMended(with: " ") { ["surname", "given_names"].contains($0) ? #"(?<=\p{Lu}{2})\.(?=\p{Lu}{2})"# : #"(?!)"# }
@@ -1681,6 +1738,24 @@ enum FieldExtractor {
         if let r = f["request_id"]?.value.string,
            r.range(of: #"^(?=[A-Z0-9]{2,5}-)(?:[A-Z]+[0125689][A-Z]*|[0125689][A-Z]{2,})-|^[A-Z]{2,6}-[0-9]{1,2}$|^Q[B-DF-HJ-NP-TV-Z][A-Z]*-"#, options: .regularExpression) != nil {
             f["request_id"]?.needsReview = true
+        }
+        // A reference ends in no hyphen ("CASE-479771-": a speck or the cell's rule read after
+        // it): cut, for review.
+        if var r = f["request_id"]?.value.string, r.hasSuffix("-") {
+            while r.hasSuffix("-") { r.removeLast() }
+            if r.contains("-") {
+                f["request_id"]?.value = .text(r)
+                f["request_id"]?.needsReview = true
+            }
+        }
+        // A prefix misread in a reference already for review ("CASL-983744", "OP1-154324",
+        // "REO-791671"): the one prefix in common use it is nearest as OCR misreads (a look-alike
+        // half an edit, see ``lookAlikeCost(_:_:)``), within one edit; still for review.
+        if f["request_id"]?.needsReview == true, let r = f["request_id"]?.value.string, let dash = r.firstIndex(of: "-"),
+           case let prefix = String(r[..<dash]), !Self.referencePrefixes.contains(prefix), prefix.count >= 2,
+           case let costs = Self.referencePrefixes.map({ (p: $0, cost: Self.lookAlikeCost(prefix, $0)) }),
+           let best = costs.min(by: { $0.cost < $1.cost }), best.cost <= 1, costs.count(where: { $0.cost == best.cost }) == 1 {
+            f["request_id"]?.value = .text(best.p + r[dash...])
         }
         // A listing's record number of a digit or two ("…/jean-francois-du-pont/4"): the rest lost.
         if let u = f["listing_url"]?.value.string, u.range(of: #"/[0-9]{1,2}/?$"#, options: .regularExpression) != nil {

@@ -295,15 +295,16 @@ extension FieldExtractor {
                               "example.com", "example.net", "example.org"]
 
     /// An e-mail address whose domain (its last two labels) is one letter off a common mail
-    /// domain ("inbox.exampie.net", "gmaii.com", "example.nct"): that domain, for review. Nil
-    /// when it is one, or is near none or more than one.
+    /// domain ("inbox.exampie.net", "gmaii.com", "example.nct"), or two look-alikes off it
+    /// ("inbox.cxample.nel", "exaniple.net", "rnail.com"; see ``lookAlikeCost(_:_:)``): that
+    /// domain, for review. Nil when it is one, or is near none or more than one.
     static func mailDomainMended(_ address: String) -> String? {
         guard let at = address.lastIndex(of: "@") else { return nil }
         let labels = address[address.index(after: at)...].split(separator: ".", omittingEmptySubsequences: false)
         guard labels.count >= 2 else { return nil }
         let domain = labels.suffix(2).joined(separator: ".").lowercased()
         guard domain.count >= 7, !mailDomains.contains(domain) else { return nil }
-        let near = mailDomains.filter { PageLayout.editDistance(domain, $0, limit: 1) <= 1 }
+        let near = mailDomains.filter { lookAlikeCost(domain, $0) <= 1 }
         guard near.count == 1 else { return nil }
         return String(address[...at]) + (labels.dropLast(2) + [Substring(near[0])]).joined(separator: ".")
     }

@@ -81,7 +81,19 @@ struct TickBoxReader {
             }
         }
         let tall = (h + 1) / 2
-        guard let left = runs.indices.first(where: { runs[$0].length >= tall && runs[$0].length * 10 <= 16 * h }) else { return nil }
+        guard let first = runs.indices.first(where: { runs[$0].length >= tall && runs[$0].length * 10 <= 16 * h }) else { return nil }
+        // On a copy, the frame's outer column may stop a few rows short of a corner; the side's
+        // next column, when it stands as tall, is tried as the side too.
+        if let mark = frameMark(runs: runs, ink, width: w, height: rows, letterHeight: h, left: first) { return mark }
+        let next = first + 1
+        guard next < w, runs[next].length >= tall, runs[next].length * 10 <= 16 * h, runs[next].length > runs[first].length else { return nil }
+        return frameMark(runs: runs, ink, width: w, height: rows, letterHeight: h, left: next)
+    }
+
+    /// ``frameMark(_:width:height:letterHeight:)`` with the frame's left side starting at column `left`.
+    private static func frameMark(runs: [(length: Int, top: Int)], _ ink: [Bool], width w: Int, height rows: Int, letterHeight h: Int,
+                                  left: Int) -> TickMark? {
+        let tall = (h + 1) / 2
         // The left side's own columns, then a gap of paper or a tick's strokes, then the right side.
         var side = left
         while side + 1 < w, runs[side + 1].length >= tall { side += 1 }
