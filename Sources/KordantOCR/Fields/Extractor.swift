@@ -1748,11 +1748,12 @@ enum FieldExtractor {
                 f["request_id"]?.needsReview = true
             }
         }
-        // A prefix misread in a reference already for review ("CASL-983744", "OP1-154324",
+        // A prefix of capitals misread in a reference already for review ("CASL-983744",
         // "REO-791671"): the one prefix in common use it is nearest as OCR misreads (a look-alike
-        // half an edit, see ``lookAlikeCost(_:_:)``), within one edit; still for review.
+        // half an edit, see ``lookAlikeCost(_:_:)``), within one edit; still for review. (One
+        // with a digit, "OP1-", stays as read: which letter the digit is, is not known.)
         if f["request_id"]?.needsReview == true, let r = f["request_id"]?.value.string, let dash = r.firstIndex(of: "-"),
-           case let prefix = String(r[..<dash]), !Self.referencePrefixes.contains(prefix), prefix.count >= 2,
+           case let prefix = String(r[..<dash]), prefix.allSatisfy(\.isLetter), !Self.referencePrefixes.contains(prefix), prefix.count >= 2,
            case let costs = Self.referencePrefixes.map({ (p: $0, cost: Self.lookAlikeCost(prefix, $0)) }),
            let best = costs.min(by: { $0.cost < $1.cost }), best.cost <= 1, costs.count(where: { $0.cost == best.cost }) == 1 {
             f["request_id"]?.value = .text(best.p + r[dash...])
