@@ -66,8 +66,10 @@ struct TickBoxReader {
     /// least the left one's), joined at the top and at the bottom by rows inked across (85 % of
     /// the way or more). Letters have no such shape: "N", "M" and "H" have no top and bottom
     /// across, "E" no right side, "O" and "D" round corners, and a bold serif "D", all but
-    /// square, a thick stem and bowl. Ticked or empty by the ink of the frame's middle half
-    /// (``decide(_:width:group:height:)``); nil when there is no frame.
+    /// square, a thick stem and bowl. The left side's rows are those of its first column, or,
+    /// when that finds no frame, of its second where it is taller (a corner a copy wore short).
+    /// Ticked or empty by the ink of the frame's middle half (``decide(_:width:group:height:)``);
+    /// nil when there is no frame.
     static func frameMark(_ ink: [Bool], width w: Int, height rows: Int, letterHeight h: Int) -> TickMark? {
         // Each column's longest upright run of ink: (length, first row).
         var runs = [(length: Int, top: Int)](repeating: (0, 0), count: w)

@@ -57,9 +57,9 @@ extension FieldExtractor {
         if knownZip == nil { found = found.filter { stateCell($0.state) != nil } }
         guard let one = found.first, Set(found.map { $0.name + "|" + $0.state + "|" + $0.zip }).count == 1 else { return }
         func taking(_ value: String, _ words: [Word]) -> Field {
-            var field = field(.text(value), words)
-            field.needsReview = true
-            return field
+            var read = field(.text(value), words)
+            read.needsReview = true
+            return read
         }
         f["city"] = taking(one.name, one.words)
         if knownZip == nil { f["zip"] = taking(one.zip, one.zipWords) }
