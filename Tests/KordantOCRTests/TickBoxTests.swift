@@ -128,7 +128,7 @@ import Testing
                     }
                 }
             }),
-            // A light "O": a thin ring, whose arcs close no wider past its sides' ends.
+            // A light "O": a thin ring, a frame from neither of its first two columns.
             ("O", { m in
                 for y in 17..<43 {
                     for x in 9..<32 {
