@@ -782,12 +782,10 @@ enum FieldExtractor {
             let h = PageLayout.median(words.filter { $0.text.filter(\.isLetter).count >= 3 }.map(\.box.height))
             var parted: [[Word]] = []
             for w in words {
-                if let last = parted.last?.last, h > 0, 2 * (w.box.x - (last.box.x + last.box.width)) > 3 * h {
-                    parted.append([w])
-                } else if parted.isEmpty {
-                    parted.append([w])
-                } else {
+                if let last = parted.last?.last, h == 0 || 2 * (w.box.x - (last.box.x + last.box.width)) <= 3 * h {
                     parted[parted.count - 1].append(w)
+                } else {
+                    parted.append([w])
                 }
             }
             let narrower = parted.map { TextLine(words: $0) }
@@ -837,6 +835,9 @@ enum FieldExtractor {
 
     /// Fields whose values are dates.
     static let dateFields: Set<String> = ["date_of_birth", "expiry_date", "recording_date", "date"]
+
+    /// Capitals read for the digits they look like, in a number ("PR-G25035", "…/S6968").
+    static let capitalDigitLookAlikes = ["O": "0", "D": "0", "Q": "0", "I": "1", "L": "1", "Z": "2", "S": "5", "G": "6", "B": "8"]
 
     /// Fields whose values are people's names.
     static let nameFields: Set<String> = ["full_name", "grantor", "grantee", "surname", "given_names"]
@@ -1168,7 +1169,8 @@ enum FieldExtractor {
         steps = path.split(separator: "/", omittingEmptySubsequences: false)
         if steps.count >= 2, let last = steps.last, last.count >= 4, last.filter(\.isLetter).count == 1, last.allSatisfy({ $0.isLetter || $0.isNumber }),
            steps[steps.count - 2].contains(where: \.isLetter), let i = last.firstIndex(where: \.isLetter),
-           let digit = ["O": "0", "D": "0", "Q": "0", "I": "1", "l": "1", "Z": "2", "S": "5", "G": "6", "B": "8"][String(last[i])] {
+           // (A small l is a 1 there; a capital L, kept: URLs are lower case, and "L" no misread of one.)
+           let digit = last[i] == "l" ? "1" : last[i] == "L" ? nil : capitalDigitLookAlikes[String(last[i])] {
             steps[steps.count - 1] = last[..<i] + digit + last[last.index(after: i)...]
             path = steps.joined(separator: "/")
         }
@@ -1573,7 +1575,7 @@ enum FieldExtractor {
         if let id = f["request_id"]?.value.string, case let parts = id.split(separator: "-", maxSplits: 1), parts.count == 2,
            parts[0].allSatisfy(\.isLetter), case let number = Array(parts[1]), number.count >= 5,
            number.filter(\.isLetter).count == 1, let i = number.firstIndex(where: \.isLetter),
-           let digit = ["O": "0", "D": "0", "Q": "0", "I": "1", "L": "1", "Z": "2", "S": "5", "G": "6", "B": "8"][String(number[i]).uppercased()] {
+           let digit = capitalDigitLookAlikes[String(number[i]).uppercased()] {
             f["request_id"]?.value = .text(parts[0] + "-" + String(number[..<i]) + digit + String(number[(i + 1)...]))
             f["request_id"]?.needsReview = true
         }

@@ -18,7 +18,11 @@ extension FieldExtractor {
         guard f["city"] == nil else { return }
         let knownZip = f["zip"]?.value.string, knownState = f["state"]?.value.string
         let taken = f.values.compactMap(\.box)
-        let cells = layout.rows.flatMap(\.segments).filter { c in !c.words.contains { w in taken.contains { $0.intersects(w.box) } } }
+        // Words no field was read from.
+        func free(_ words: [Word]) -> Bool { !words.contains { w in taken.contains { $0.intersects(w.box) } } }
+        let cells = layout.rows.flatMap(\.segments).filter { free($0.words) }
+        // Each state's places, read once for every cell checked against them.
+        var placesOf: [String: [(entry: USCounties.Entry, prefixes: [Substring])]] = [:]
         let zips: [(zip: String, words: [Word])] = knownZip.map { [($0, [])] }
             ?? cells.compactMap { c in zipCode(c.text)?.string.map { ($0, c.words) } }
         // The cell printing a state alone: its code, or its name.
@@ -38,7 +42,9 @@ extension FieldExtractor {
                 guard (1...4).contains(parts.count), parts.allSatisfy({ $0.first?.isLetter == true }), t.first?.isUppercase == true || t.count >= 6,
                       t.allSatisfy({ $0.isLetter || " .'-".contains($0) }), t.filter(\.isLetter).count >= 3 else { return }
                 for st in states {
-                    guard let v = USPlaces.verdict(t, state: st, zip: z.zip), v.zipAgrees == true else { continue }
+                    if placesOf[st] == nil { placesOf[st] = USPlaces.places(st) ?? [] }
+                    guard let places = placesOf[st], !places.isEmpty, case let v = USPlaces.verdict(t, places: places, zip: z.zip),
+                          v.zipAgrees == true else { continue }
                     switch v.place {
                     case .listed: found.append((t, st, z.zip, words, z.words))
                     case .near(let name) where t.filter(\.isLetter).count >= 6: found.append((name, st, z.zip, words, z.words))
@@ -48,7 +54,7 @@ extension FieldExtractor {
             }
             for c in cells { consider(c.text, c.words) }
             for coded in codedPlaces(layout) where coded.zip.text == z.zip && !coded.city.isEmpty && states.contains(coded.code.text)
-                && !coded.city.contains(where: { w in taken.contains { $0.intersects(w.box) } }) {
+                && free(coded.city) {
                 consider(coded.city.map(\.text).joined(separator: " "), coded.city)
             }
             if knownZip != nil, let rejected { consider(rejected.text, rejected.words) }

@@ -36,7 +36,13 @@ enum USPlaces {
     /// there is no such place or the ZIP is no five digits. Nil when the state is not known, or
     /// not on the list (no place is guessed among the whole country's 40 000).
     static func verdict(_ city: String, state: String?, zip: String? = nil) -> (place: USCounties.Check, zipAgrees: Bool?)? {
-        guard let places = state.flatMap(places) else { return nil }
+        state.flatMap(places).map { verdict(city, places: $0, zip: zip) }
+    }
+
+    /// ``verdict(_:state:zip:)`` against a state's places already read (``places(_:)``), for a
+    /// caller that checks many cells against one state.
+    static func verdict(_ city: String, places: [(entry: USCounties.Entry, prefixes: [Substring])], zip: String? = nil)
+        -> (place: USCounties.Check, zipAgrees: Bool?) {
         let key = USCounties.key(city)
         let place = places.contains { $0.entry.key == key } ? .listed : USCounties.check(city, against: places.map(\.entry))
         let named: String?
