@@ -413,6 +413,8 @@ enum FieldExtractor {
             f["state"] = field(.text(code), read.words)
             f["state"]?.needsReview = true
         }
+        phoneByShape(&f, rows: rows, broker: broker)
+        streetByShape(&f, layout: page.layout, broker: broker)
         placeByShape(&f, layout: page.layout)
         cityByList(&f, layout: page.layout, rejected: page.rejectedValues["city"])
         datesByAge(&f, rows: rows)
@@ -428,7 +430,8 @@ enum FieldExtractor {
     /// them: a requester is born at least 13 years before asking. With the request's date read,
     /// the page's one date at least 13 years before it is the birth; with the birth read, its one
     /// date at least 13 years after is the request's; with neither, two dates that far apart and
-    /// no other are the birth and the request. For review. (Nothing with more dates that fit.)
+    /// no other are the birth and the request, or the one date before 2000 is the birth (and
+    /// the one 13 years after it, if any, the request). For review. (Nothing with more dates that fit.)
     static func datesByAge(_ f: inout [String: Field], rows: [TextLine]) {
         guard f["date_of_birth"] == nil || f["date"] == nil else { return }
         func year(_ d: String?) -> Int? { d.flatMap { Int($0.prefix(4)) } }
@@ -448,11 +451,21 @@ enum FieldExtractor {
             f["date"] = one { $0 >= birth + 13 }
         } else {
             let values = Set(dates.compactMap(\.value.string)).sorted()
-            guard values.count == 2, let early = year(values.first), let late = year(values.last), late - early >= 13 else { return }
-            f["date_of_birth"] = one { $0 == early }
-            f["date"] = one { $0 == late }
+            if values.count == 2, let early = year(values.first), let late = year(values.last), late - early >= 13 {
+                f["date_of_birth"] = one { $0 == early }
+                f["date"] = one { $0 == late }
+            } else if let birth = one({ $0 < earliestRequestYear }) {
+                // A date of the last century is no request's (people-search sites took opt-outs
+                // from the 2000s on): the page's only one is the birth; its one date 13 years
+                // after, if any, the request's.
+                f["date_of_birth"] = birth
+                if let born = year(birth.value.string) { f["date"] = one { $0 >= born + 13 } }
+            }
         }
     }
+
+    /// The year before which a date on an opt-out request is no request's date.
+    static let earliestRequestYear = 2000
 
     /// A ZIP or a state whose label was not read (a fax's "AP CODE", "SIAL" over "Washington"),
     /// alone in its cell or closing a "City ST ZIP" cell: taken by its shape when it agrees with

@@ -372,8 +372,9 @@ extension FieldExtractor {
     static let capitalIReadAsL = #"(?<=\p{Lu})l(?!\p{Ll})"#
 
     static func place(_ s: String) -> FieldValue? {
-        // (A speck after the name read as a quote: "Anchorage’".)
-        let t = trimmed(s).trimmingCharacters(in: CharacterSet(charactersIn: "'’‘`\"”"))
+        // (A speck after the name read as a quote: "Anchorage’"; a cell's rule before it as a
+        // bracket: "(Billings".)
+        let t = ruleTrimmed(s).trimmingCharacters(in: CharacterSet(charactersIn: "'’‘`\"”"))
         let words = t.split(separator: " ")
         guard (1...4).contains(words.count), t.first?.isUppercase == true,
               t.allSatisfy({ $0.isLetter || " .'-".contains($0) }),
