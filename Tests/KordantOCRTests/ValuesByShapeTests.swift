@@ -33,8 +33,13 @@ import Testing
     @Test func noValueWhereTheShapeIsNotEnough() {
         let two = FieldExtractor.optout(WordPage(Self.boxedFax + ["(212) 555-0199"]).lines)
         #expect(value(two, "phone") == nil)
-        let fax = FieldExtractor.optout(WordPage(["OPT-OUT REQUEST   Spokeo", "Fax: 559.669.0191"]).lines)
-        #expect(value(fax, "phone") == nil)
+        for line in ["Fax: 559.669.0191", "Call our team at 559.669.0191"] {
+            let other = FieldExtractor.optout(WordPage(["OPT-OUT REQUEST   Spokeo", line]).lines)
+            #expect(value(other, "phone") == nil, "\(line)")
+        }
+        // ("Your" is the requester's: its number is taken.)
+        let yours = FieldExtractor.optout(WordPage(["OPT-OUT REQUEST   Spokeo", "Your Phnne 559.669.0191"]).lines)
+        #expect(value(yours, "phone") == "559.669.0191")
         let streets = FieldExtractor.optout(WordPage(Self.boxedFax + ["12 Harbor Way"]).lines)
         #expect(value(streets, "street_address") == nil)
         let recipient = FieldExtractor.optout(WordPage(["Ana Lima", "To: Nuwber Privacy Team", "Nuwber Data Services", "12 Main Street",

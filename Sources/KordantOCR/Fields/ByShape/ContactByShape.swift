@@ -14,8 +14,8 @@ extension FieldExtractor {
     static let phoneShape = #"(?<![0-9A-Za-z/#-])(\(?[2-9][0-9]{2}\)?(?:[ .,-]|\) ?)?[0-9]{3}[ .,-][0-9]{4})(?![0-9A-Za-z/-])"#
 
     /// Words of a row that say a number there is not the requester's own ("Fax", "toll-free", the
-    /// broker's "call us").
-    static let notTheRequestersPhone = ["fax", "toll", "call us", "our "]
+    /// broker's "call us" or "our"; whole words: "your" is the requester's).
+    static let notTheRequestersPhone = #"(?i)\b(?:fax|toll|call us|our)\b"#
 
     /// The page's one phone-shaped value, for review, when no label gave the phone. `broker`: the
     /// broker's name as a key, whose rows are not the requester's.
@@ -23,8 +23,7 @@ extension FieldExtractor {
         guard f["phone"] == nil else { return }
         let others = othersRows(rows.map(\.text), broker: broker)
         let candidates = rows.enumerated().filter { i, row in
-            let text = row.text.lowercased()
-            return !others.contains(i) && !notTheRequestersPhone.contains { text.contains($0) }
+            !others.contains(i) && row.text.range(of: notTheRequestersPhone, options: .regularExpression) == nil
         }.map(\.element)
         let found = findAll(candidates, phoneShape, transform: { phone($0.replacingOccurrences(of: ",", with: ".")) })
         guard let one = found.first, Set(found.compactMap { $0.value.string?.filter(\.isNumber) }).count == 1 else { return }
@@ -52,8 +51,7 @@ extension FieldExtractor {
                     guard !lead.contains(where: { $0.text.contains(where: \.isNumber) }) else { break }
                     let words = Array(cell.words[start...])
                     let text = words.map(\.text).joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: ".,;:"))
-                    let ns = text as NSString
-                    guard regex?.firstMatch(in: text, range: NSRange(location: 0, length: ns.length)) != nil,
+                    guard regex?.firstMatch(in: text, range: NSRange(location: 0, length: text.utf16.count)) != nil,
                           words.count >= 3, streetTyped(text), street(text) != nil else { continue }
                     found.append((text, words))
                     break
