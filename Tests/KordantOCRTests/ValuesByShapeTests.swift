@@ -74,4 +74,22 @@ import Testing
                                                      "Town: Bil(lings   State: Montana   ZIP Code: 59101"]).lines)
         #expect(value(inside, "city") != "Bil(lings")
     }
+
+    /// A reference closing its cell after a label read past knowing ("Se ID: CASE-611622"), the
+    /// page's only one: taken, for review. A prefix's T whose bar a fax lost, read as a mark
+    /// ("OP !-452750", "OP'1-784554"): the one prefix in common use it completes, for review; a
+    /// digit alone ("OP1-") is kept as read.
+    @Test func aReferenceAfterAMisreadLabelOrWithAMarkForItsLastLetter() {
+        let f = FieldExtractor.optout(WordPage(["OPT-OUT REQUEST   Spokeo", "Mobile: (838) 342-8148   Date: 07/19/2026 ~~ Se ID: CASE-611622"]).lines)
+        #expect(value(f, "request_id") == "CASE-611622" && f["request_id"]?.needsReview == true, "\(String(describing: f["request_id"]))")
+        let two = FieldExtractor.optout(WordPage(["OPT-OUT REQUEST   Spokeo", "Se ID: CASE-611622", "Fonn No.: FTC-224466"]).lines)
+        #expect(value(two, "request_id") == nil)
+        for (line, want) in [("Request ID: OP !-452750", "OPT-452750"), ("Ticket # - OP'1-784554", "OPT-784554"), ("Ref.: OP '-973827", "OPT-973827")] {
+            let g = FieldExtractor.optout(WordPage(["OPT-OUT REQUEST   Spokeo", line]).lines)
+            #expect(value(g, "request_id") == want && g["request_id"]?.needsReview == true, "\(line): \(String(describing: g["request_id"]))")
+        }
+        // Two prefixes the letter could complete (REF, REQ: neither a T, I or L), or none: as read, or nothing.
+        #expect(FieldExtractor.referenceMended("RE !-452750") == nil)
+        #expect(FieldExtractor.referenceMended("OP1-154324") == nil)
+    }
 }

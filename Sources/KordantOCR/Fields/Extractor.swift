@@ -328,12 +328,17 @@ enum FieldExtractor {
         listingURLContinued(&f, layout: page.layout)
         mailboxStartMended(&f, rows: rows)
         // A reference alone in its cell under a label read past knowing ("RCP." over "REQ-372452"
-        // on a fax): taken by its shape when it is the page's only one, for review. So is one
+        // on a fax), or closing its cell after one: taken by its shape when it is the page's only one, for review. So is one
         // with the slips `referenceMended` mends ("REQ 619332" with its hyphen lost, "PR 51/084"
         // with a 7's bar lost).
         if f["request_id"] == nil {
             func shaped(_ t: String) -> Bool { t.range(of: #"^[A-Z]{2,6}-[0-9]{5,8}$"#, options: .regularExpression) != nil }
             let alone: [(value: String, words: [Word])] = page.layout.rows.flatMap(\.segments).compactMap { cell in
+                // Or closing its cell after a label's colon or "#" read past knowing ("Se ID: CASE-611622").
+                if cell.words.count > 1, let last = cell.words.last, case let read = last.text.trimmingCharacters(in: CharacterSet(charactersIn: ".,;")),
+                   shaped(read), let before = cell.words.dropLast().last?.text, before.hasSuffix(":") || before.hasSuffix("#") {
+                    return (read, [last])
+                }
                 guard cell.words.count <= 3 else { return nil }
                 let read = cell.words.map(\.text).joined(separator: " ")
                 if cell.words.count == 1, shaped(read) { return (read, cell.words) }
@@ -1206,6 +1211,14 @@ enum FieldExtractor {
         // Its hyphen read as a tilde or a colon, or twice ("REQ~-459195", "OPT: 718028",
         // "REQ--165875"): one hyphen.
             .replacingOccurrences(of: #"^(\s*[A-Z]{2,6})(?:\s?[~–—:;]{1,2}-?\s?|-{2,3})([0-9]{4,})\b"#, with: "$1-$2", options: .regularExpression)
+        // A prefix's last letter, a T, I or L whose bar a fax lost, read as a mark ("OP !-452750",
+        // "OP '-973827", "OP'1-784554"): the one prefix in common use that letter completes. (A
+        // digit alone, "OP1-", may be the page's own prefix: kept as read, `ReadingSlipTests`.)
+        if let r = joined.range(of: #"^\s*[A-Z]{1,5} ?['’!|]{1,2}1? ?-\s?(?=[0-9]{4,})"#, options: .regularExpression) {
+            let letters = joined[r].filter { $0.isLetter && $0.isUppercase }
+            let completed = referencePrefixes.filter { $0.count == letters.count + 1 && $0.hasPrefix(letters) && "TIL".contains($0.last!) }
+            if completed.count == 1 { joined.replaceSubrange(r, with: completed[0] + "-") }
+        }
         if let r = joined.range(of: #"^\s*([A-Z]{1,4}) ([A-Z]{1,4}-[0-9]{3,})\b"#, options: .regularExpression) {
             let parts = joined[r].split(separator: " ")
             if parts.count == 2, parts[0].count + parts[1].prefix(while: { $0 != "-" }).count <= 6 {
