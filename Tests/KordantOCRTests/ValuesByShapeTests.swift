@@ -62,6 +62,13 @@ import Testing
         #expect(value(both, "date_of_birth") == nil)
         let recent = FieldExtractor.optout(WordPage(["OPT-OUT REQUEST   Spokeo", "Arjan Lindqvist   02/22/2004"]).lines)
         #expect(value(recent, "date_of_birth") == nil && value(recent, "date") == nil)
+        // A third date too close to the birth to be the request ("01/05/2001" beside a birth in
+        // 1995) leaves the one 13 years after it as the request.
+        // (Under a row with a colon: a date alone on a line above one is a letter's own date.)
+        let three = FieldExtractor.optout(WordPage(["OPT-OUT REQUEST   Spokeo", "Fist | thy: Mates", "Arjan Lindqvist   02/22/1995",
+                                                    "Kimi   01/05/2001", "Nisbet   11/17/2024"]).lines)
+        #expect(value(three, "date_of_birth") == "1995-02-22" && value(three, "date") == "2024-11-17" && three["date"]?.needsReview == true,
+                "\(String(describing: three["date"]))")
     }
 
     /// A cell's rule read as a bracket before a city ("Town: (Billings") is no part of it.

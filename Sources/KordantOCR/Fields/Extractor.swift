@@ -328,9 +328,9 @@ enum FieldExtractor {
         listingURLContinued(&f, layout: page.layout)
         mailboxStartMended(&f, rows: rows)
         // A reference alone in its cell under a label read past knowing ("RCP." over "REQ-372452"
-        // on a fax), or closing its cell after one: taken by its shape when it is the page's only one, for review. So is one
-        // with the slips `referenceMended` mends ("REQ 619332" with its hyphen lost, "PR 51/084"
-        // with a 7's bar lost).
+        // on a fax), or closing its cell after one: taken by its shape when it is the page's only
+        // one, for review. So is one with the slips `referenceMended` mends ("REQ 619332" with its
+        // hyphen lost, "PR 51/084" with a 7's bar lost).
         if f["request_id"] == nil {
             func shaped(_ t: String) -> Bool { t.range(of: #"^[A-Z]{2,6}-[0-9]{5,8}$"#, options: .regularExpression) != nil }
             let alone: [(value: String, words: [Word])] = page.layout.rows.flatMap(\.segments).compactMap { cell in
