@@ -418,8 +418,10 @@ enum FieldExtractor {
             f["state"] = field(.text(code), read.words)
             f["state"]?.needsReview = true
         }
-        phoneByShape(&f, rows: rows, broker: broker)
-        streetByShape(&f, layout: page.layout, broker: broker)
+        // (`rows` are the layout's rows, one for one.)
+        let others = othersRows(rows.map(\.text), broker: broker)
+        phoneByShape(&f, rows: rows, others: others)
+        streetByShape(&f, layout: page.layout, others: others)
         placeByShape(&f, layout: page.layout)
         cityByList(&f, layout: page.layout, rejected: page.rejectedValues["city"])
         datesByAge(&f, rows: rows)

@@ -17,11 +17,10 @@ extension FieldExtractor {
     /// broker's "call us" or "our"; whole words: "your" is the requester's).
     static let notTheRequestersPhone = #"(?i)\b(?:fax|toll|call us|our)\b"#
 
-    /// The page's one phone-shaped value, for review, when no label gave the phone. `broker`: the
-    /// broker's name as a key, whose rows are not the requester's.
-    static func phoneByShape(_ f: inout [String: Field], rows: [TextLine], broker: String) {
+    /// The page's one phone-shaped value, for review, when no label gave the phone. `others`: the
+    /// indices of `rows` that are not the requester's (``othersRows(_:broker:)``).
+    static func phoneByShape(_ f: inout [String: Field], rows: [TextLine], others: Set<Int>) {
         guard f["phone"] == nil else { return }
-        let others = othersRows(rows.map(\.text), broker: broker)
         let candidates = rows.enumerated().filter { i, row in
             !others.contains(i) && row.text.range(of: notTheRequestersPhone, options: .regularExpression) == nil
         }.map(\.element)
@@ -37,12 +36,12 @@ extension FieldExtractor {
 
     /// The page's one street-shaped cell, for review, when no label gave the street: a cell that
     /// is nothing but a street line, or one led by up to three words without a digit (its label
-    /// read past knowing, "Tlome Address -"). `broker`: as for ``phoneByShape(_:rows:broker:)``.
-    static func streetByShape(_ f: inout [String: Field], layout: PageLayout, broker: String) {
+    /// read past knowing, "Tlome Address -"). `others`: the indices of the layout's rows that are
+    /// not the requester's (``othersRows(_:broker:)``).
+    static func streetByShape(_ f: inout [String: Field], layout: PageLayout, others: Set<Int>) {
         guard f["street_address"] == nil else { return }
         let regex = try? NSRegularExpression(pattern: streetShape)
         var found: [(value: String, words: [Word])] = []
-        let others = othersRows(layout.rows.map { $0.segments.map(\.text).joined(separator: " ") }, broker: broker)
         for (i, row) in layout.rows.enumerated() where !others.contains(i) {
             for cell in row.segments {
                 // The street from each word that could start it (after a label read as noise).
