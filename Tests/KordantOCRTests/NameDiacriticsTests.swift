@@ -65,7 +65,9 @@ import Testing
     /// "Name of Requester: Bozena Anna tukaszewicz" (a shadowed letter): English reads the Ł as a
     /// small t, and no name takes a word so; read with the Latin model the words are the name,
     /// taken for review. Where the Latin reading changes more than marks, nothing is taken.
-    @Test func aNameEnglishCouldNotReadIsReadWithTheLatinModel() throws {
+    /// The strip "Name of Requester: Bożena Anna Łukaszewicz" (shadowed), in grey, and a page of
+    /// English's words over it: the label's as read, then the three given (at the name's boxes).
+    static func shadowedNameStrip(_ name: [String]) throws -> (image: LeptImage, page: PageText) {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
         let loaded = try ImageLoader.load(path: root + "/Tests/Fixtures/ocr-fallback/s130-dev-040-requester-name-shadow.png")[0]
         let image = LeptImage(try #require(pixConvertTo8(loaded.pix, 0)))
@@ -73,9 +75,15 @@ import Testing
             Word(text: text, confidence: 92, box: BoundingBox(x: x, y: y, width: w, height: h), block: 1, paragraph: 1, line: 1, word: n)
         }
         let words = [word("Name", 13, 18, 108, 38, 1), word("of", 134, 17, 37, 39, 2), word("Requester:", 183, 21, 195, 49, 3),
-                     word("Bozena", 393, 26, 132, 39, 4), word("Anna", 539, 29, 92, 38, 5), word("tukaszewicz", 645, 29, 235, 43, 6)]
+                     word(name[0], 393, 26, 132, 39, 4), word(name[1], 539, 29, 92, 38, 5), word(name[2], 645, 29, 235, 43, 6)]
         let page = PageText(text: words.map(\.text).joined(separator: " "), meanConfidence: 92, words: words, width: 900, height: 90,
                             hocr: nil, tsv: nil, alto: nil)
+        return (image, page)
+    }
+
+    @Test func aNameEnglishCouldNotReadIsReadWithTheLatinModel() throws {
+        let (image, page) = try Self.shadowedNameStrip(["Bozena", "Anna", "tukaszewicz"])
+        let words = page.words
         #expect(FieldExtractor.optout(TextLine.group(words))["full_name"] == nil)
         let worker = try OCRWorker(orientation: false)
         let found = try worker.rejectedNamesWithDiacritics(page, kind: .optout, fields: [:], image: image, resolution: 300)

@@ -221,7 +221,15 @@ extension OCRWorker {
             let again = try latin.recognize(image, resolution: resolution, mode: .singleBlock, rectangle: region)
             guard !again.words.isEmpty, again.words.allSatisfy({ $0.confidence >= 60 }),
                   let value = spec.validate(again.words.map(\.text).joined(separator: " "))?.string,
-                  NameDiacritics.mended(english, latin: value) != nil else { continue }
+                  NameDiacritics.mended(english, latin: value) != nil else {
+                // Not read so: a last word read small after capitalised ones is the name's own
+                // capital read small ("Thi Minh Khai tran"), for review.
+                if let capitalised = FieldExtractor.lastWordCapitalised(english), let value = spec.validate(capitalised)?.string {
+                    let confidence = read.map(\.confidence).reduce(0, +) / Double(read.count)
+                    found[spec.field] = Field(value: .text(value), confidence: (confidence * 10).rounded() / 10, box: box, needsReview: true)
+                }
+                continue
+            }
             // (The Latin reading's confidence: the requester's addresses are checked against a name read well.)
             let confidence = again.words.map(\.confidence).reduce(0, +) / Double(again.words.count)
             found[spec.field] = Field(value: .text(value), confidence: (confidence * 10).rounded() / 10, box: box, needsReview: true)

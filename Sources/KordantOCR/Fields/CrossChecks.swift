@@ -18,6 +18,10 @@ extension FieldExtractor {
                     f["listing_url"]?.needsReview = true
                     f["full_name"]?.needsReview = true
                 }
+                if let whole = nameCutShort(name, path: foldedWords(String(rest.drop { $0 != "/" }))) {
+                    f["full_name"]?.value = .text(whole)
+                    f["full_name"]?.needsReview = true
+                }
             }
             if let e = f["email"]?.value.string, let local = e.split(separator: "@").first {
                 let letters = foldedWords(String(local)).joined()
@@ -42,6 +46,21 @@ extension FieldExtractor {
             }) { f[key]?.needsReview = true }
         }
         return f
+    }
+
+    /// A name whose last word the slug of its listing's address continues ("… Venkataragh" beside
+    /// `…/venkata-satya-sai-subrahmanyam-venkataraghavan/…`): the word ran past its cell's rule,
+    /// or under the next cell's value, and was read only up to there. The slug's word is taken,
+    /// in the name's case, when both are plain letters (a slug drops a name's marks, so a marked
+    /// word is not spelled back from it). Nil when the name is not cut so.
+    static func nameCutShort(_ name: String, path: [String]) -> String? {
+        guard let lastWord = name.split(separator: " ").last, lastWord.count >= 4,
+              lastWord.allSatisfy({ $0.isASCII && $0.isLetter }) else { return nil }
+        let read = lastWord.lowercased()
+        let longer = Set(path.filter { $0.hasPrefix(read) && $0.count >= read.count + 2 && $0.allSatisfy { $0.isASCII && $0.isLetter } })
+        guard longer.count == 1, let whole = longer.first, !path.contains(read) else { return nil }
+        let spelled = lastWord.allSatisfy(\.isUppercase) ? whole.uppercased() : whole.prefix(1).uppercased() + whole.dropFirst()
+        return name.dropLast(lastWord.count) + spelled
     }
 
     /// Names of the page as finally read (after the Latin model's reading of their letters

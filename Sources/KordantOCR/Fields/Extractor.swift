@@ -910,12 +910,29 @@ enum FieldExtractor {
                 if c == "0", small, !capitals { return "o" }
                 if c == "6", small, after, !capitals { return "o" }
                 if c == "8", (i == 0 && after) || (capitals && (before || after)) { return "B" }
+                // A Z whose foot a fax lost reads as a 7 ("7denék Dvorak"): one opening a word of
+                // small letters (no name spells a digit there).
+                if c == "7", i == 0, !capitals, chars.count >= 4, chars.dropFirst().allSatisfy(\.isLowercase) { return "Z" }
                 if c == "0", after || (before && capitals) { return "O" }
                 // Tesseract's English model has no `Ø`: it reads one as `@` ("B@", "@RJAN").
                 if c == "@", before || after { return capitals || !before ? "Ø" : "ø" }
                 return c
             })
         }) ?? (text == given ? nil : text)
+    }
+
+    /// A name whose last word, after capitalised ones, was read small ("Thi Minh Khai tran": a
+    /// fax's T read as t), that word capitalised; nil when it is not such a name. Letters only, no
+    /// particle ("Ludwig van"), and not a small l, a capital I (``lettersMended(_:)``: "Ravi
+    /// lyer"). Only once the Latin model has not read the name: an Ł is read as t too
+    /// ("Anna tukaszewicz", ``OCRWorker/rejectedNamesWithDiacritics``).
+    static func lastWordCapitalised(_ name: String) -> String? {
+        let parts = name.split(separator: " ")
+        guard (2...5).contains(parts.count), let last = parts.last, last.count >= 3, last.allSatisfy({ $0.isLowercase && $0.isLetter }),
+              last.first != "l", !particles.contains(String(last)),
+              parts.dropLast().allSatisfy({ $0.first?.isUppercase == true && $0.count >= 2 && $0.dropFirst().allSatisfy(\.isLowercase) })
+        else { return nil }
+        return parts.dropLast().joined(separator: " ") + " " + last.prefix(1).uppercased() + last.dropFirst()
     }
 
     /// `text` with letters that look like digits (`O`, `o`, `Q`, `D`, `@` for 0; `I`, `l`, `|` for
@@ -926,6 +943,11 @@ enum FieldExtractor {
         return tokensMapped(text) { token in
             guard token.contains(where: \.isNumber) else { return String(token) }
             var chars = Array(token.map { zero.contains($0) ? "0" : one.contains($0) ? "1" : $0 })
+            // A fax's 1 read as "!" and 2 as "?" (a light face's foot lost: "2! April 1997",
+            // "2002 12 1?"), after a digit: no date writes either there.
+            for i in chars.indices.dropFirst() where chars[i - 1].isNumber && (i + 1 == chars.count || chars[i + 1].isNumber) {
+                if chars[i] == "!" { chars[i] = "1" } else if chars[i] == "?" { chars[i] = "2" }
+            }
             // Left to right: of "0//13", the first slash is the 7 and the second a separator.
             for i in chars.indices where chars[i] == "/" && slashIsSeven(chars, at: i) { chars[i] = "7" }
             return String(chars)
@@ -1055,6 +1077,12 @@ enum FieldExtractor {
             }
             return month == text.trimmingCharacters(in: .whitespaces) ? nil : month
         }
+        // A ZIP's 7 read twice, as "7/" or "/7" ("837/02" for 83702): six characters with the
+        // slash beside a 7 are five digits.
+        if field == "zip", text.range(of: #"^\s*[0-9]*(?:7/|/7)[0-9]*\s*$"#, options: .regularExpression) != nil,
+           text.trimmingCharacters(in: .whitespaces).count == 6 {
+            return text.replacingOccurrences(of: "/", with: "")
+        }
         // Neither a ZIP nor a phone number holds a slash: one beside a digit is a 7 ("6/0.275.9076").
         return ["zip", "phone"].contains(field) ? numberMended(text) : nameFields.contains(field) ? lettersMended(text) : nil
     }
@@ -1076,8 +1104,13 @@ enum FieldExtractor {
     static func monthMended(_ text: String) -> String? {
         tokensMapped(text) { token in
             let word = token.uppercased().trimmingCharacters(in: CharacterSet(charactersIn: ".,"))
-            guard word.count >= 5, word.allSatisfy(\.isLetter), !months.contains(word) else { return String(token) }
-            guard let month = onlyOneEditFrom(word, among: months, minLength: 5) else { return String(token) }
+            // (A month's l read as "!" or "|": "Apri! 2024".)
+            guard word.count >= 5, word.dropLast().allSatisfy(\.isLetter), word.last!.isLetter || "!|".contains(word.last!),
+                  !months.contains(word) else { return String(token) }
+            // (Or its m read as "rn", "Decernber": the one month two look-alikes or one edit off.)
+            guard let month = onlyOneEditFrom(word, among: months, minLength: 5)
+                    ?? Optional(months.filter { $0.count >= 5 && lookAlikeCost(word, $0) <= 1 }).flatMap({ $0.count == 1 ? $0[0] : nil })
+            else { return String(token) }
             return month.prefix(1) + month.dropFirst().lowercased() + (token.hasSuffix(",") ? "," : "")
         }
     }
@@ -1206,7 +1239,10 @@ enum FieldExtractor {
                                                options: .regularExpression)
         // A 7 whose bar was lost reads as a slash ("CASE-/34565"): a reference's number holds none.
         // (So after a space for its hyphen, "CASE 1164/7", and twice, "OPT-3/0/09".)
-            .replacingOccurrences(of: #"(?<=[A-Z][-\s][0-9/]{0,8})/(?=[0-9/]{0,8}[0-9])"#, with: "7", options: .regularExpression)
+            .replacingOccurrences(of: #"(?<=[A-Z](?:\s?-\s?|\s)[0-9/]{0,8})/(?=[0-9/]{0,8}[0-9])"#, with: "7", options: .regularExpression)
+        // A 2 whose foot was lost reads as "?" and a 1 as "!" ("OPT-71274?"), after its digits.
+            .replacingOccurrences(of: #"(?<=[A-Z]-[0-9]{1,8})\?(?=[0-9]{0,8}\s*$)"#, with: "2", options: .regularExpression)
+            .replacingOccurrences(of: #"(?<=[A-Z]-[0-9]{1,8})!(?=[0-9]{0,8}\s*$)"#, with: "1", options: .regularExpression)
         // A prefix and its number with the hyphen between lost (a fax's thin stroke: "OPT 259973",
         // "CASE 233343"): joined by one, as the page's references are.
         joined = joined.replacingOccurrences(of: #"^(\s*[A-Z]{2,6}) ([0-9]{4,})(?=\s*$)"#, with: "$1-$2", options: .regularExpression)
@@ -1384,8 +1420,12 @@ enum FieldExtractor {
         // A house number's 7 read as a slash ("9/16 Washington Way", "3//0 Elm Way"; a fax lost the
         // bar): a house number holds none, but for a half after it ("12 1/2 Main Street").
         let original = text
-        var text = text
-        if let r = text.range(of: #"^\s*[0-9/]{3,6}(?=\s)"#, options: .regularExpression), text[r].contains("/"),
+        // A unit's C read as a cent sign, or read twice, once as one ("Unit 1¢C"): no address
+        // holds one.
+        var text = text.replacingOccurrences(of: #"¢(?=C)|(?<=C)¢"#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: "¢", with: "C")
+        // (And its 2 read as "?", its 1 as "!": "356? Harbor Drive".)
+        if let r = text.range(of: #"^\s*[0-9/?!]{3,6}(?=\s)"#, options: .regularExpression), text[r].contains(where: { "/?!".contains($0) }),
            text[r].filter(\.isNumber).count >= 2, text[r].range(of: #"^\s*[0-9]/[0-9]$"#, options: .regularExpression) == nil {
             text.replaceSubrange(r, with: numberMended(String(text[r])) ?? String(text[r]))
         }
@@ -1425,7 +1465,7 @@ enum FieldExtractor {
         // ending in a digit (a letter after the number is its own: "12B").
         let number = tokens[0]
         let shapes: [Character: Character] = ["S": "5", "s": "5", "O": "0", "o": "0", "Q": "0", "D": "0", "I": "1", "l": "1", "|": "1",
-                                              "B": "8", "Z": "2", "/": "7"]
+                                              "B": "8", "Z": "2", "/": "7", "?": "2", "!": "1"]
         if number.contains(where: \.isNumber), number.count >= 2, number.last?.isNumber == true, number.contains(where: { !$0.isNumber }),
            number.allSatisfy({ $0.isNumber || shapes[$0] != nil }) {
             tokens[0] = String(number.map { shapes[$0] ?? $0 })
@@ -1790,6 +1830,11 @@ enum FieldExtractor {
         }
         // A listing's record number of a digit or two ("…/jean-francois-du-pont/4"): the rest lost.
         if let u = f["listing_url"]?.value.string, u.range(of: #"/[0-9]{1,2}/?$"#, options: .regularExpression) != nil {
+            f["listing_url"]?.needsReview = true
+        }
+        // One ending at its first path word ("…spokeo.com/listing"): the listing's name and number lost.
+        if let u = f["listing_url"]?.value.string, let last = u.split(separator: "/").last.map({ String($0).lowercased() }),
+           Self.listingPathWords.contains(last) || last == "p" {
             f["listing_url"]?.needsReview = true
         }
         // A request date equal to the birth date is the birth date's words taken twice (a garbled

@@ -64,6 +64,8 @@ extension FieldExtractor {
             .replacingOccurrences(of: #"\s+[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?(?:\s*[AP]M)?(?:\s*(?:[+-][0-9]{4}|[A-Z]{2,4}))?$"#, with: "",
                                   options: .regularExpression)
             .replacingOccurrences(of: ",", with: " ")
+            // (A comma read as a semicolon: "November 5; 1988".)
+            .replacingOccurrences(of: #"(?<=[0-9]);(?=\s)"#, with: " ", options: .regularExpression)
         // A slash closing a day before the month's name ("2/ February 2024") parts nothing: a 7
         // with its bar lost (see `FieldExtractor.mended(_:field:)`), not a day of its own.
         if matches(t, #"[0-9]/\s+[A-Z]"#) { return nil }
@@ -235,7 +237,8 @@ extension FieldExtractor {
 
     static func plausibleDomain(_ host: String) -> Bool {
         let labels = host.split(separator: ".", omittingEmptySubsequences: false)
-        guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty }), let tld = labels.last else { return false }
+        // (A label never starts or ends with a hyphen: "www-.spokeo.com" is a speck read as one.)
+        guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty && $0.first != "-" && $0.last != "-" }), let tld = labels.last else { return false }
         // Printed addresses are one case: a capital after small letters is a misread (netChee).
         let letters = host.filter(\.isLetter)
         guard letters.allSatisfy(\.isLowercase) || letters.allSatisfy(\.isUppercase) else { return false }
@@ -272,7 +275,9 @@ extension FieldExtractor {
         let hostEnd = t[hostStart...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? t.endIndex
         var host = String(t[hostStart..<hostEnd]).replacingOccurrences(of: #"(?<=[A-Za-z0-9])\s+(?=[A-Za-z0-9])"#, with: ".", options: .regularExpression)
             .replacingOccurrences(of: ",", with: ".")
-        var labels = host.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        // (A label's hyphen at its end is a speck: "www-.spokeo.com".)
+        var labels = host.split(separator: ".", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "-")) }
+        host = labels.joined(separator: ".")
         if let last = labels.last, !genericTLDs.contains(last.lowercased()),
            let tld = ["com", "net", "org", "edu"].first(where: { last.lowercased().hasSuffix($0) && last.count > $0.count + 1 }) {
             labels[labels.count - 1] = String(last.dropLast(tld.count))

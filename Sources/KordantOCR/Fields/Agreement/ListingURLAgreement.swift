@@ -106,6 +106,14 @@ extension FieldExtractor {
     /// the English model reads "ő" as "é" and the address spells it plainly).
     static func namesAgreed(_ f: inout [String: Field]) {
         guard let name = f["full_name"], let printed = name.value.string else { return }
+        // A digit read for a letter of the name's ("7denek87@", "…/7denek-dvorak/": a fax's Z
+        // without its foot) is that letter however well the name was read: no name has a digit.
+        for key in ["email", "listing_url"] {
+            if let v = f[key]?.value.string, let mended = digitsOfName(v, name: printed) {
+                f[key]?.value = .text(mended)
+                f[key]?.needsReview = true
+            }
+        }
         // A name read poorly ("Zséfia Szdke" at 55) is no better a copy than the address; but a
         // mailbox a letter or two off it ("cagn.gunes" beside "Cain Güneş") is one of two
         // readings that disagree: not sure either.
@@ -128,6 +136,38 @@ extension FieldExtractor {
             if name.confidence > e.confidence { f["email"]?.value = .text(agreed) }
             f["email"]?.needsReview = true
         }
+    }
+
+    /// The small letters each digit is read for (a fax's Z without its foot is a 7).
+    static let digitLetters: [Character: Set<Character>] = ["7": ["z", "t"], "0": ["o"], "1": ["l", "i"], "5": ["s"], "8": ["b"], "2": ["z"],
+                                                             "6": ["b", "g"], "9": ["g", "q"], "4": ["a"]]
+
+    /// `address` with each stretch that spells a word of `name` (five letters or more, as
+    /// addresses spell it) but for digits read for its letters' look-alikes, at most one in four
+    /// ("7denek" for zdenek), spelled as the name. The stretch stands whole: no letter just before
+    /// or after it. The digits that run on after a word ("zdenek87") stay. Nil when nothing changes.
+    static func digitsOfName(_ address: String, name: String) -> String? {
+        var chars = Array(address)
+        var changed = false
+        for word in Set(foldedWords(name).filter { $0.count >= 5 && $0.allSatisfy { $0.isASCII && $0.isLetter } }) {
+            let w = Array(word)
+            guard chars.count >= w.count else { continue }
+            for start in 0...(chars.count - w.count) {
+                let stretch = chars[start..<(start + w.count)]
+                // (Whole: not inside a longer run of letters.)
+                if start > 0, chars[start - 1].isLetter { continue }
+                if start + w.count < chars.count, chars[start + w.count].isLetter { continue }
+                var digits = 0, ok = true
+                for (c, l) in Swift.zip(stretch, w) {
+                    if c.lowercased() == String(l) { continue }
+                    if let alike = digitLetters[c], alike.contains(l) { digits += 1 } else { ok = false; break }
+                }
+                guard ok, digits >= 1, digits * 4 <= w.count else { continue }
+                for (i, l) in w.enumerated() where chars[start + i].isNumber { chars[start + i] = l }
+                changed = true
+            }
+        }
+        return changed ? String(chars) : nil
     }
 
     /// `url` with its host and path segments passed through `change`.
