@@ -74,6 +74,19 @@ import Testing
         #expect(FieldExtractor.mended("8370/2", field: "zip") == "837072")
     }
 
+    /// A consideration read without its dollar sign may hold the sign as a digit (a fax's "$"
+    /// read as 4): for review; one printed with it is not.
+    @Test func anAmountWithoutItsSign() {
+        let read = FieldExtractor.deed(WordPage(["QUITCLAIM DEED", "APN: 15-6337-650-48   Total Consideration: 42,374,000.00",
+                                                 "Grantor: Thi Minh Khai Nguyen", "Grantee: Priya Venkataraghavan"]).lines)
+        #expect(read["consideration"]?.value == .number(42374000) && read["consideration"]?.needsReview == true,
+                "\(String(describing: read["consideration"]))")
+        let printed = FieldExtractor.deed(WordPage(["QUITCLAIM DEED", "APN: 15-6337-650-48   Total Consideration: $2,374,000.00",
+                                                    "Grantor: Thi Minh Khai Nguyen", "Grantee: Priya Venkataraghavan"]).lines)
+        #expect(printed["consideration"]?.value == .number(2374000) && printed["consideration"]?.needsReview == false,
+                "\(String(describing: printed["consideration"]))")
+    }
+
     /// A listing's address with a host label ending in a hyphen, or cut after its path word, goes
     /// to review; a name whose last word the slug continues is taken whole from it.
     @Test func addressesCutShort() {

@@ -188,6 +188,12 @@ enum FieldExtractor {
             f["state"] = Field(value: .text(parts.state), confidence: f["property_address"]!.confidence, box: f["property_address"]!.box)
         }
         if let legal = legalDescription(lines) { f["legal_description"] = legal }
+        // A consideration read without its dollar sign ("42,374,000 00" for $2,374,000.00 on a
+        // fax: the sign read as a 4) may hold the sign as a digit: for review.
+        if let box = f["consideration"]?.box,
+           !lines.contains(where: { l in l.words.contains { $0.box.intersects(box) && $0.text.contains("$") } }) {
+            f["consideration"]?.needsReview = true
+        }
         partiesAgreed(&f, text: text, name: name)
         dayOrderChecked(&f, lines: lines)
         return review(doubtful(f, labelled: labelledOnly, page: page))
