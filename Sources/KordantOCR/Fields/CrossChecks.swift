@@ -4,7 +4,8 @@ import Foundation
 /// three times (the name, the listing's web address, the e-mail address), and a letter misread in
 /// one of them leaves the copies one letter apart ("Konstantinopoulos-Viachos" beside
 /// `…/dimitrios-konstantinopoulos-vlachos/…`). Which copy is right is not known, so both go to
-/// review and neither is changed.
+/// review and neither is changed. The one change: a name whose last word the listing's slug
+/// continues was cut at its cell (``nameCutShort(_:path:)``), and is taken whole, for review.
 extension FieldExtractor {
     static func crossChecked(_ fields: [String: Field]) -> [String: Field] {
         var f = fields
